@@ -1,0 +1,115 @@
+/* mlusim.h: what the simulator adds to the CNRT/mlu-ops API: choosing the
+ * simulated device, reading the cost model's reports, and exporting traces. */
+#ifndef MLUSIM_MLUSIM_H_
+#define MLUSIM_MLUSIM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cnrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MLUSIM_MAX_CORES 128
+
+/* One simulated MLU generation. docs/devices.md gives the source of every figure. */
+typedef struct {
+  char name[32];
+  int clusters;
+  int cores_per_cluster;
+  size_t nram_bytes;           /* physical NRAM per core */
+  size_t wram_bytes;           /* physical WRAM per core */
+  size_t sram_bytes;           /* physical SRAM per cluster */
+  size_t stack_reserve_bytes;  /* taken from NRAM and SRAM for the stack (MAX_NRAM_SIZE) */
+  size_t gdram_bytes;
+  double clock_ghz;
+  double gdram_gbps;           /* whole-device GDRAM bandwidth, GB/s */
+  double cluster_gbps;         /* most one cluster can draw from GDRAM, GB/s */
+  double onchip_bytes_per_cycle; /* NRAM<->NRAM/SRAM/WRAM moves per core */
+  double vector_bytes_per_cycle; /* vector unit width: ops/cycle = this / sizeof(dtype) */
+  double gdram_latency_cycles;
+  double onchip_latency_cycles;
+  double vector_latency_cycles;
+  double atomic_latency_cycles;
+  double barrier_latency_cycles;
+  double launch_overhead_us;
+  int nram_align_bytes;        /* vector operands must start on this boundary */
+  int vector_count_align_bytes; /* vector operand sizes must be a multiple of this */
+  int transpose_align_bytes;   /* __bang_transpose rows*size and cols*size multiple of this */
+} mlusimDeviceSpec_t;
+
+int mlusimGetPresetCount(void);
+cnrtRet_t mlusimGetPreset(int index, mlusimDeviceSpec_t *spec);
+/* Selects the simulated device by preset name (e.g. "MLU370-X4"); also read from
+ * the MLUSIM_DEVICE environment variable at start-up. */
+cnrtRet_t mlusimSetDevicePreset(const char *name);
+cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec);
+cnrtRet_t mlusimGetDeviceSpec(mlusimDeviceSpec_t *spec);
+/* Peak vector ops per second of the whole device for an mlu-ops dtype code. */
+double mlusimPeakOpsPerSecond(int mluop_dtype);
+
+/* Memory-copy directions of the device API, used to index bytes_moved. */
+typedef enum {
+  MLUSIM_GDRAM2NRAM = 0,
+  MLUSIM_NRAM2GDRAM,
+  MLUSIM_NRAM2NRAM,
+  MLUSIM_GDRAM2GDRAM,
+  MLUSIM_GDRAM2SRAM,
+  MLUSIM_SRAM2GDRAM,
+  MLUSIM_SRAM2NRAM,
+  MLUSIM_NRAM2SRAM,
+  MLUSIM_SRAM2SRAM,
+  MLUSIM_NRAM2WRAM,
+  MLUSIM_WRAM2NRAM,
+  MLUSIM_GDRAM2WRAM,
+  MLUSIM_SRAM2WRAM,
+  MLUSIM_DIRECTION_COUNT
+} mlusimDirection_t;
+const char *mlusimDirectionName(int direction);
+
+/* What one launch, or one operator call (all its launches), cost on the
+ * simulated device. Efficiencies follow mlu-ops' performance standard and are
+ * -1 when the operator declared no theory figure. */
+typedef struct {
+  char name[64];
+  int launches;
+  double device_time_us;
+  double bytes_moved[MLUSIM_DIRECTION_COUNT];
+  double gdram_bytes;          /* GDRAM traffic of every kind, atomics included */
+  double vector_ops_float;     /* elements processed by vector intrinsics, per dtype width */
+  double vector_ops_half;
+  double vector_ops_int;
+  double atomic_elements;
+  int cores;
+  double core_io_busy_us[MLUSIM_MAX_CORES];      /* IO and on-chip move lanes */
+  double core_compute_busy_us[MLUSIM_MAX_CORES]; /* vector lane */
+  double theory_io_bytes;
+  double theory_ops;
+  int theory_dtype;            /* mlu-ops dtype whose peak compute efficiency uses */
+  double io_efficiency;
+  double compute_efficiency;
+} mlusimReport_t;
+
+cnrtRet_t mlusimGetLastLaunchReport(cnrtQueue_t queue, mlusimReport_t *report);
+cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report);
+
+/* The message of the last kernel fault or launch error on this host thread. */
+const char *mlusimGetLastError(void);
+
+/* Tracing. Records every intrinsic of the cores the filter admits; the filter is
+ * "kernel=<substring>,cluster=<n>,core=<n>" with any part optional (also from
+ * MLUSIM_TRACE_FILTER). mlusimTraceStart is implied by MLUSIM_TRACE_JSON=<file>,
+ * which writes the file at exit. */
+cnrtRet_t mlusimSetTraceFilter(const char *filter);
+cnrtRet_t mlusimTraceStart(void);
+cnrtRet_t mlusimTraceStop(void);
+cnrtRet_t mlusimTraceWriteChromeJson(const char *path);
+void mlusimTraceClear(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLUSIM_MLUSIM_H_ */

@@ -1,0 +1,142 @@
+// Handle and tensor descriptors of mlu_op.h.
+#include "ops/common/host.h"
+
+namespace mluop {
+
+size_t dtype_size(mluOpDataType_t dtype) {
+  switch (dtype) {
+    case MLUOP_DTYPE_HALF:
+    case MLUOP_DTYPE_INT16: return 2;
+    case MLUOP_DTYPE_FLOAT:
+    case MLUOP_DTYPE_INT31:
+    case MLUOP_DTYPE_INT32: return 4;
+    case MLUOP_DTYPE_INT8:
+    case MLUOP_DTYPE_UINT8:
+    case MLUOP_DTYPE_BOOL: return 1;
+    case MLUOP_DTYPE_INT64: return 8;
+    default: return 0;
+  }
+}
+
+const char *dtype_name(mluOpDataType_t dtype) {
+  switch (dtype) {
+    case MLUOP_DTYPE_HALF: return "half";
+    case MLUOP_DTYPE_FLOAT: return "float";
+    case MLUOP_DTYPE_INT8: return "int8";
+    case MLUOP_DTYPE_INT16: return "int16";
+    case MLUOP_DTYPE_INT31: return "int31";
+    case MLUOP_DTYPE_INT32: return "int32";
+    case MLUOP_DTYPE_UINT8: return "uint8";
+    case MLUOP_DTYPE_BOOL: return "bool";
+    case MLUOP_DTYPE_INT64: return "int64";
+    default: return "invalid";
+  }
+}
+
+const char *layout_name(mluOpTensorLayout_t layout) {
+  switch (layout) {
+    case MLUOP_LAYOUT_NCHW: return "NCHW";
+    case MLUOP_LAYOUT_NHWC: return "NHWC";
+    case MLUOP_LAYOUT_HWCN: return "HWCN";
+    case MLUOP_LAYOUT_NDHWC: return "NDHWC";
+    case MLUOP_LAYOUT_ARRAY: return "ARRAY";
+  }
+  return "invalid";
+}
+
+size_t element_count(const mluOpTensorStruct &t) {
+  size_t n = 1;
+  for (int d : t.dims) n *= static_cast<size_t>(d);
+  return n;
+}
+
+std::string shape_string(const mluOpTensorStruct &t) {
+  return fmt::format("[{}] {} {}", fmt::join(t.dims, ","), layout_name(t.layout),
+                     dtype_name(t.dtype));
+}
+
+}  // namespace mluop
+
+const char *mluOpGetErrorString(mluOpStatus_t status) {
+  switch (status) {
+    case MLUOP_STATUS_SUCCESS: return "MLUOP_STATUS_SUCCESS";
+    case MLUOP_STATUS_NOT_INITIALIZED: return "MLUOP_STATUS_NOT_INITIALIZED";
+    case MLUOP_STATUS_ALLOC_FAILED: return "MLUOP_STATUS_ALLOC_FAILED";
+    case MLUOP_STATUS_BAD_PARAM: return "MLUOP_STATUS_BAD_PARAM";
+    case MLUOP_STATUS_INTERNAL_ERROR: return "MLUOP_STATUS_INTERNAL_ERROR";
+    case MLUOP_STATUS_ARCH_MISMATCH: return "MLUOP_STATUS_ARCH_MISMATCH";
+    case MLUOP_STATUS_EXECUTION_FAILED: return "MLUOP_STATUS_EXECUTION_FAILED";
+    case MLUOP_STATUS_NOT_SUPPORTED: return "MLUOP_STATUS_NOT_SUPPORTED";
+    case MLUOP_STATUS_NUMERICAL_OVERFLOW: return "MLUOP_STATUS_NUMERICAL_OVERFLOW";
+  }
+  return "unknown mluOpStatus_t";
+}
+
+mluOpStatus_t mluOpCreate(mluOpHandle_t *handle) {
+  MLUOP_CHECK("mluOpCreate", handle != nullptr, "null output pointer");
+  *handle = new mluOpContext();
+  return MLUOP_STATUS_SUCCESS;
+}
+
+mluOpStatus_t mluOpDestroy(mluOpHandle_t handle) {
+  MLUOP_CHECK("mluOpDestroy", handle != nullptr, "null handle");
+  delete handle;
+  return MLUOP_STATUS_SUCCESS;
+}
+
+mluOpStatus_t mluOpSetQueue(mluOpHandle_t handle, cnrtQueue_t queue) {
+  MLUOP_CHECK("mluOpSetQueue", handle != nullptr, "null handle");
+  MLUOP_CHECK("mluOpSetQueue", mlusim::resolve_queue(queue) != nullptr,
+              "queue {} is not a live queue", static_cast<void *>(queue));
+  handle->queue = queue;
+  return MLUOP_STATUS_SUCCESS;
+}
+
+mluOpStatus_t mluOpGetQueue(mluOpHandle_t handle, cnrtQueue_t *queue) {
+  MLUOP_CHECK("mluOpGetQueue", handle != nullptr && queue != nullptr, "null argument");
+  *queue = handle->queue;
+  return MLUOP_STATUS_SUCCESS;
+}
+
+mluOpStatus_t mluOpCreateTensorDescriptor(mluOpTensorDescriptor_t *desc) {
+  MLUOP_CHECK("mluOpCreateTensorDescriptor", desc != nullptr, "null output pointer");
+  *desc = new mluOpTensorStruct();
+  return MLUOP_STATUS_SUCCESS;
+}
+
+mluOpStatus_t mluOpSetTensorDescriptor(mluOpTensorDescriptor_t desc, mluOpTensorLayout_t layout,
+                                       mluOpDataType_t dtype, int dimNb, const int dimSize[]) {
+  const char *api = "mluOpSetTensorDescriptor";
+  MLUOP_CHECK(api, desc != nullptr, "null descriptor");
+  MLUOP_CHECK(api, dimNb > 0 && dimNb <= MLUOP_DIM_MAX, "dimNb = {} not in [1, {}]", dimNb,
+              MLUOP_DIM_MAX);
+  MLUOP_CHECK(api, dimSize != nullptr, "null dimSize");
+  MLUOP_CHECK(api, layout >= MLUOP_LAYOUT_NCHW && layout <= MLUOP_LAYOUT_ARRAY,
+              "unknown layout {}", static_cast<int>(layout));
+  MLUOP_CHECK(api, mluop::dtype_size(dtype) != 0, "unknown or invalid dtype {}",
+              static_cast<int>(dtype));
+  for (int i = 0; i < dimNb; ++i)
+    MLUOP_CHECK(api, dimSize[i] >= 0, "dimSize[{}] = {} is negative", i, dimSize[i]);
+  desc->layout = layout;
+  desc->dtype = dtype;
+  desc->dims.assign(dimSize, dimSize + dimNb);
+  return MLUOP_STATUS_SUCCESS;
+}
+
+size_t mluOpGetTensorElementNum(const mluOpTensorDescriptor_t desc) {
+  return desc != nullptr ? mluop::element_count(*desc) : 0;
+}
+
+mluOpStatus_t mluOpGetSizeOfDataType(mluOpDataType_t dtype, size_t *size) {
+  MLUOP_CHECK("mluOpGetSizeOfDataType", size != nullptr, "null output pointer");
+  MLUOP_CHECK("mluOpGetSizeOfDataType", mluop::dtype_size(dtype) != 0, "invalid dtype {}",
+              static_cast<int>(dtype));
+  *size = mluop::dtype_size(dtype);
+  return MLUOP_STATUS_SUCCESS;
+}
+
+mluOpStatus_t mluOpDestroyTensorDescriptor(mluOpTensorDescriptor_t desc) {
+  MLUOP_CHECK("mluOpDestroyTensorDescriptor", desc != nullptr, "null descriptor");
+  delete desc;
+  return MLUOP_STATUS_SUCCESS;
+}

@@ -1,0 +1,76 @@
+// Host-side plumbing every operator shares: the handle, tensor descriptors,
+// the parameter-check macros (each failure is one log line naming the
+// operator, the condition and the offending values) and device queries.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/fmt/ranges.h>
+
+#include "mlu_op.h"
+#include "runtime/device_spec.h"
+#include "runtime/gdram.h"
+#include "runtime/launch.h"
+#include "runtime/logging.h"
+#include "runtime/queue.h"
+
+struct mluOpContext {
+  cnrtQueue_t queue = nullptr;  // NULL: CNRT's default queue
+};
+
+struct mluOpTensorStruct {
+  mluOpTensorLayout_t layout = MLUOP_LAYOUT_ARRAY;
+  mluOpDataType_t dtype = MLUOP_DTYPE_INVALID;
+  std::vector<int> dims;
+
+  int dim(int i) const { return dims[static_cast<size_t>(i)]; }
+  int rank() const { return static_cast<int>(dims.size()); }
+};
+
+namespace mluop {
+
+size_t dtype_size(mluOpDataType_t dtype);  // 0 for INVALID
+const char *dtype_name(mluOpDataType_t dtype);
+const char *layout_name(mluOpTensorLayout_t layout);
+size_t element_count(const mluOpTensorStruct &t);
+inline size_t byte_count(const mluOpTensorStruct &t) { return element_count(t) * dtype_size(t.dtype); }
+std::string shape_string(const mluOpTensorStruct &t);  // "[2,3,4] NHWC float"
+
+// What mlu-ops' policies read from the handle.
+inline int cluster_count() { return mlusim::current_device().clusters; }
+inline int cores_per_cluster() { return mlusim::current_device().cores_per_cluster; }
+inline size_t nram_size() { return mlusim::nram_usable(mlusim::current_device()); }
+
+}  // namespace mluop
+
+// Fails the call with `status` and one log line when `cond` does not hold.
+#define MLUOP_CHECK_STATUS(api, cond, status, ...)                                   \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      ::mlusim::log::op().error("[{}] check failed: {}: {}", api, #cond,             \
+                                fmt::format(__VA_ARGS__));                           \
+      return status;                                                                 \
+    }                                                                                \
+  } while (0)
+#define MLUOP_CHECK(api, cond, ...) \
+  MLUOP_CHECK_STATUS(api, cond, MLUOP_STATUS_BAD_PARAM, __VA_ARGS__)
+
+// A pointer where data is needed must be live device memory of at least `bytes`.
+#define MLUOP_CHECK_DEVICE_PTR(api, ptr, bytes)                                         \
+  MLUOP_CHECK(api, (ptr) != nullptr && ::mlusim::gdram_contains((ptr), (bytes)),         \
+              "{} = {} is not device memory from cnrtMalloc holding {} bytes", #ptr,     \
+              static_cast<const void *>(ptr), static_cast<size_t>(bytes))
+
+// A launch that fails (bad dimension or kernel fault) fails the operator.
+#define MLUOP_KERNEL_CHECK(api, launch_call)                                           \
+  do {                                                                               \
+    cnrtRet_t kernel_ret_ = (launch_call);                                           \
+    if (kernel_ret_ != cnrtSuccess) {                                                \
+      ::mlusim::log::op().error("[{}] kernel launch failed: {}", api,                \
+                                ::mlusim::last_error());                             \
+      return MLUOP_STATUS_EXECUTION_FAILED;                                          \
+    }                                                                                \
+  } while (0)

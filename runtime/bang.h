@@ -1,0 +1,59 @@
+// The kernel-side API: what a .mlu file sees on a real MLU, as far as mlusim
+// simulates it. Include this (only) from kernel files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core.h"
+#include "runtime/memory_intrinsics.h"
+#include "runtime/vector_intrinsics.h"
+
+#define __mlu_global__
+#define __mlu_entry__
+#define __mlu_func__ inline
+#define __mlu_device__ inline
+
+// Built-in variables of the running task.
+#define taskId (::mlusim::this_core().task_id)
+#define taskDim (::mlusim::this_core().task_dim)
+#define taskIdX (::mlusim::this_core().task_id_x)
+#define taskIdY (::mlusim::this_core().task_id_y)
+#define taskIdZ (::mlusim::this_core().task_id_z)
+#define taskDimX (::mlusim::this_core().task_dim_x)
+#define taskDimY (::mlusim::this_core().task_dim_y)
+#define taskDimZ (::mlusim::this_core().task_dim_z)
+#define coreId (::mlusim::this_core().core_id)
+#define clusterId (::mlusim::this_core().cluster_id)
+#define coreDim (::mlusim::this_core().core_dim)
+#define clusterDim (::mlusim::this_core().cluster_dim)
+
+// On-chip sizes of the simulated device, in bytes, as kernels see them.
+#define MAX_NRAM_SIZE (static_cast<int>(::mlusim::this_core().nram_capacity))
+#define MAX_SRAM_SIZE (static_cast<int>(::mlusim::this_core().sram_capacity))
+#define MAX_WRAM_SIZE (static_cast<int>(::mlusim::this_core().wram_capacity))
+
+#define NFU_ALIGN_SIZE 128
+#define COMPUTE_COUNT_ALIGN 64
+#define WRAM_ALIGN_SIZE 64
+#define PAD_UP(x, y) (((x) / (y) + (int)((x) % (y) > 0)) * (y))
+#define PAD_DOWN(x, y) (((x) / (y)) * (y))
+#define CEIL_ALIGN(x, y) PAD_UP(x, y)
+#define FLOOR_ALIGN(x, y) PAD_DOWN(x, y)
+
+namespace mlusim::detail {
+std::byte *declare_onchip(Space space, size_t bytes, const char *name);
+}
+
+// Stand-ins for "__nram__ T name[count];" and its SRAM/WRAM twins: the buffer is
+// carved from this core's (or cluster's) memory and checked against its size.
+// Every core of a cluster declares SRAM buffers in the same order, so they agree.
+#define __nram_buffer__(T, name, count)                                                  \
+  T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
+      ::mlusim::Space::kNram, sizeof(T) * static_cast<size_t>(count), #name))
+#define __sram_buffer__(T, name, count)                                                  \
+  T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
+      ::mlusim::Space::kSram, sizeof(T) * static_cast<size_t>(count), #name))
+#define __wram_buffer__(T, name, count)                                                  \
+  T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
+      ::mlusim::Space::kWram, sizeof(T) * static_cast<size_t>(count), #name))

@@ -1,0 +1,259 @@
+#include "runtime/launch.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "runtime/device_spec.h"
+#include "runtime/logging.h"
+#include "runtime/queue.h"
+#include "runtime/trace.h"
+
+namespace mlusim {
+namespace {
+
+thread_local std::string t_last_error;
+
+// On-chip memories of the device, kept across launches like real NRAM (which
+// is not cleared between kernels). Filled with 0xFF at first so that reading
+// what was never written shows up as NaN.
+struct OnchipMemory {
+  std::string device;
+  std::vector<std::vector<std::byte>> nram, wram, sram;
+};
+
+OnchipMemory &onchip_for(const DeviceSpec &spec) {
+  static OnchipMemory mem;
+  const int cores = core_count(spec);
+  if (mem.device != spec.name || static_cast<int>(mem.nram.size()) != cores ||
+      mem.nram.empty() || mem.nram[0].size() != spec.nram_bytes) {
+    mem.device = spec.name;
+    mem.nram.assign(cores, std::vector<std::byte>(spec.nram_bytes, std::byte{0xFF}));
+    mem.wram.assign(cores, std::vector<std::byte>(spec.wram_bytes));
+    mem.sram.assign(spec.clusters, std::vector<std::byte>(spec.sram_bytes));
+  }
+  return mem;
+}
+
+CostParams make_cost(const DeviceSpec &s, int active_cores) {
+  const int in_cluster = std::min(active_cores, s.cores_per_cluster);
+  const double share_gbps = std::min(s.gdram_gbps / active_cores, s.cluster_gbps / in_cluster);
+  CostParams p{};
+  p.gdram_bytes_per_cycle = share_gbps / s.clock_ghz;
+  p.onchip_bytes_per_cycle = s.onchip_bytes_per_cycle;
+  p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
+  p.gdram_latency = s.gdram_latency_cycles;
+  p.onchip_latency = s.onchip_latency_cycles;
+  p.vector_latency = s.vector_latency_cycles;
+  p.atomic_latency = s.atomic_latency_cycles;
+  p.barrier_latency = s.barrier_latency_cycles;
+  p.nram_align_mask = static_cast<uintptr_t>(s.nram_align_bytes - 1);
+  p.vector_count_align = static_cast<size_t>(s.vector_count_align_bytes);
+  p.transpose_align = static_cast<size_t>(s.transpose_align_bytes);
+  return p;
+}
+
+// Clusters a UNIONn task gangs together; 0 for BLOCK, -1 for an unknown type.
+int union_clusters(cnrtFunctionType_t type) {
+  switch (type) {
+    case cnrtFuncTypeBlock: return 0;
+    case cnrtFuncTypeUnion1: return 1;
+    case cnrtFuncTypeUnion2: return 2;
+    case cnrtFuncTypeUnion4: return 4;
+    case cnrtFuncTypeUnion8: return 8;
+    case cnrtFuncTypeUnion16: return 16;
+  }
+  return -1;
+}
+
+std::string check_dims(const DeviceSpec &spec, cnrtDim3_t dim, int gang) {
+  const size_t tasks = size_t{dim.x} * dim.y * dim.z;
+  if (gang < 0) return "unknown function type";
+  if (tasks == 0) return fmt::format("empty dimension ({}, {}, {})", dim.x, dim.y, dim.z);
+  if (tasks > (size_t{1} << 31)) return fmt::format("{} tasks is more than 2^31", tasks);
+  if (gang == 0) return "";
+  if (gang > spec.clusters)
+    return fmt::format("UNION{} needs {} clusters; {} has {}", gang, gang, spec.name,
+                       spec.clusters);
+  if (dim.x % spec.cores_per_cluster != 0 ||
+      tasks % (size_t(gang) * spec.cores_per_cluster) != 0)
+    return fmt::format("UNION{} needs dim.x a multiple of {} and dim.x*dim.y*dim.z a multiple of {}",
+                       gang, spec.cores_per_cluster, gang * spec.cores_per_cluster);
+  return "";
+}
+
+void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, bool is_union,
+              int cores_per_cluster, int clusters_used) {
+  c.task_id = static_cast<int>(task);
+  c.task_dim = static_cast<int>(tasks);
+  c.task_dim_x = static_cast<int>(dim.x);
+  c.task_dim_y = static_cast<int>(dim.y);
+  c.task_dim_z = static_cast<int>(dim.z);
+  c.task_id_x = static_cast<int>(task % dim.x);
+  c.task_id_y = static_cast<int>((task / dim.x) % dim.y);
+  c.task_id_z = static_cast<int>(task / (size_t{dim.x} * dim.y));
+  // A BLOCK task sees itself as a lone core; a union task sees its cluster.
+  c.core_id = is_union ? c.core_in_cluster : 0;
+  c.core_dim = is_union ? cores_per_cluster : 1;
+  c.cluster_id = is_union ? c.physical_cluster : 0;
+  c.cluster_dim = is_union ? clusters_used : 1;
+  c.nram_declared = c.wram_declared = c.sram_declared = 0;
+}
+
+mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
+                           const std::vector<CoreContext> &cores) {
+  mlusimReport_t r{};
+  std::snprintf(r.name, sizeof(r.name), "%s", name);
+  r.launches = 1;
+  r.cores = static_cast<int>(std::min<size_t>(cores.size(), MLUSIM_MAX_CORES));
+  const double cycles_per_us = spec.clock_ghz * 1e3;
+  double finish = 0;
+  for (size_t i = 0; i < cores.size(); ++i) {
+    const CoreContext &c = cores[i];
+    finish = std::max(finish, c.finish());
+    for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) r.bytes_moved[d] += c.bytes_moved[d];
+    r.gdram_bytes += c.gdram_traffic;
+    r.vector_ops_float += c.vector_elems_float;
+    r.vector_ops_half += c.vector_elems_half;
+    r.vector_ops_int += c.vector_elems_int;
+    r.atomic_elements += c.atomic_elems;
+    if (static_cast<int>(i) < r.cores) {
+      r.core_io_busy_us[i] = (c.lane_busy[kIoLane] + c.lane_busy[kMoveLane]) / cycles_per_us;
+      r.core_compute_busy_us[i] = c.lane_busy[kComputeLane] / cycles_per_us;
+    }
+  }
+  // No launch beats the device's GDRAM bandwidth, however its cores share it.
+  const double bandwidth_bound_us = r.gdram_bytes / (spec.gdram_gbps * 1e3);
+  r.device_time_us = std::max(finish / cycles_per_us, bandwidth_bound_us) + spec.launch_overhead_us;
+  compute_efficiency(r);
+  return r;
+}
+
+double barrier_timeout_seconds() {
+  const char *env = std::getenv("MLUSIM_BARRIER_TIMEOUT");
+  double v = env != nullptr ? std::atof(env) : 0;
+  return v > 0 ? v : 60;
+}
+
+std::mutex g_launch_mutex;  // one kernel on the device at a time
+
+}  // namespace
+
+const std::string &last_error() { return t_last_error; }
+void set_last_error(std::string message) { t_last_error = std::move(message); }
+
+cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type,
+                        cnrtQueue_t queue, const std::function<void()> &body) {
+  cnrtQueue *q = resolve_queue(queue);
+  const DeviceSpec spec = current_device();
+  const int gang = union_clusters(type);
+  std::string bad = q == nullptr ? "queue is not a live queue" : check_dims(spec, dim, gang);
+  if (!bad.empty()) {
+    set_last_error(fmt::format("launch of kernel '{}' rejected: {}", name, bad));
+    log::runtime().error(last_error());
+    return q == nullptr ? cnrtErrorInvalidQueue : cnrtErrorInvalidKernelDim;
+  }
+
+  std::lock_guard<std::mutex> lock(g_launch_mutex);
+  const size_t tasks = size_t{dim.x} * dim.y * dim.z;
+  const int cpc = spec.cores_per_cluster;
+  const int threads = static_cast<int>(std::min<size_t>(tasks, core_count(spec)));
+  const int clusters_used = (threads + cpc - 1) / cpc;
+  const bool is_union = gang > 0;
+  OnchipMemory &mem = onchip_for(spec);
+  const GdramSnapshot snapshot = gdram_snapshot();
+
+  LaunchShared shared;
+  shared.kernel = name;
+  shared.is_union = is_union;
+  const double timeout = barrier_timeout_seconds();
+  for (int k = 0; k < clusters_used; ++k) {
+    shared.cluster_barriers.push_back(std::make_unique<CoreBarrier>());
+    shared.cluster_barriers.back()->reset(std::min(cpc, threads - k * cpc), timeout);
+  }
+  shared.all_barrier.reset(threads, timeout);
+
+  std::vector<CoreContext> cores(threads);
+  const CostParams cost = make_cost(spec, threads);
+  for (int i = 0; i < threads; ++i) {
+    CoreContext &c = cores[i];
+    c.launch = &shared;
+    c.gdram = &snapshot;
+    c.cost = cost;
+    c.physical_core = i;
+    c.physical_cluster = i / cpc;
+    c.core_in_cluster = i % cpc;
+    c.nram = mem.nram[i].data();
+    c.nram_capacity = nram_usable(spec);
+    c.wram = mem.wram[i].data();
+    c.wram_capacity = spec.wram_bytes;
+    c.sram = mem.sram[c.physical_cluster].data();
+    c.sram_capacity = sram_usable(spec);
+    c.tracing = trace::wants(name, c.physical_cluster, c.core_in_cluster);
+  }
+
+  std::mutex fault_mutex;
+  std::string first_fault;
+  std::atomic<bool> faulted{false};
+  auto on_fault = [&](std::string message) {
+    std::lock_guard<std::mutex> g(fault_mutex);
+    if (first_fault.empty()) first_fault = std::move(message);
+    faulted = true;
+    for (auto &b : shared.cluster_barriers) b->abort();
+    shared.all_barrier.abort();
+  };
+
+  int granted = 0;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp single
+    granted = omp_get_num_threads();
+    if (granted == threads) {
+      CoreContext &c = cores[omp_get_thread_num()];
+      detail::tls_core = &c;
+      for (size_t t = c.physical_core; t < tasks && !faulted; t += threads) {
+        set_task(c, t, tasks, dim, is_union, cpc, clusters_used);
+        try {
+          body();
+        } catch (const KernelFault &f) {
+          on_fault(f.message);
+        } catch (const std::exception &e) {
+          on_fault(fmt::format("kernel '{}' [cluster {} core {}, task {}]: threw: {}", name,
+                               c.physical_cluster, c.core_in_cluster, t, e.what()));
+        } catch (...) {
+          on_fault(fmt::format("kernel '{}' [cluster {} core {}, task {}]: threw an exception",
+                               name, c.physical_cluster, c.core_in_cluster, t));
+        }
+        c.now = c.finish();  // a task ends when its queues drain
+        c.pending.clear();
+      }
+      shared.cluster_barriers[c.physical_cluster]->leave();
+      shared.all_barrier.leave();
+      detail::tls_core = nullptr;
+    }
+  }
+  if (granted != threads)
+    first_fault = fmt::format("kernel '{}': OpenMP granted {} threads for {} simulated cores "
+                              "(launched from inside a parallel region, or OMP_THREAD_LIMIT?)",
+                              name, granted, threads);
+  if (!first_fault.empty()) {
+    set_last_error(first_fault);
+    log::kernel().error(first_fault);
+    return cnrtErrorKernelFault;
+  }
+
+  const mlusimReport_t report = make_report(name, spec, cores);
+  trace::collect(name, q->now_us, spec.clock_ghz, cores);
+  record_launch(*q, report);
+  set_last_error("");
+  log::runtime().debug("kernel '{}' dim ({}, {}, {}) on {} cores: {:.2f} us", name, dim.x, dim.y,
+                       dim.z, threads, report.device_time_us);
+  return cnrtSuccess;
+}
+
+}  // namespace mlusim

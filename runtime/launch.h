@@ -1,0 +1,45 @@
+// Host side of a kernel launch: kernel<<<dim, type, queue>>>(args...) becomes
+// MLUSIM_LAUNCH(kernel, dim, type, queue, args...). The launch runs every task on
+// a simulated core (one OpenMP thread per core), then charges the queue.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cnrt.h"
+#include "runtime/barrier.h"
+#include "runtime/core.h"
+
+namespace mlusim {
+
+// What the cores of one launch share.
+struct LaunchShared {
+  const char *kernel = "";
+  bool is_union = false;
+  std::vector<std::unique_ptr<CoreBarrier>> cluster_barriers;
+  CoreBarrier all_barrier;
+};
+
+// Runs body() once per task of the launch. Returns cnrtErrorKernelFault if a
+// core faulted (the message is in mlusimGetLastError()).
+cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type,
+                        cnrtQueue_t queue, const std::function<void()> &body);
+
+template <typename... Params, typename... Args>
+cnrtRet_t launch(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type, cnrtQueue_t queue,
+                 void (*kernel)(Params...), Args &&...args) {
+  return launch_kernel(name, dim, type, queue, [&] { kernel(args...); });
+}
+
+}  // namespace mlusim
+
+#define MLUSIM_LAUNCH(kernel, dim, type, queue, ...) \
+  ::mlusim::launch(#kernel, dim, type, queue, kernel, __VA_ARGS__)
+
+namespace mlusim {
+// The last launch error or kernel fault on this host thread ("" if none).
+const std::string &last_error();
+void set_last_error(std::string message);
+}  // namespace mlusim

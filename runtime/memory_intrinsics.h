@@ -1,0 +1,137 @@
+// Kernel-side data movement and synchronisation, as BANG C spells them:
+// __memcpy (plain and strided), __memcpy_async, __sync*, atomics on GDRAM.
+#pragma once
+
+#include <atomic>
+#include <cstring>
+#include <type_traits>
+
+#include "runtime/core.h"
+
+typedef enum {
+  GDRAM2NRAM = MLUSIM_GDRAM2NRAM,
+  NRAM2GDRAM = MLUSIM_NRAM2GDRAM,
+  NRAM2NRAM = MLUSIM_NRAM2NRAM,
+  GDRAM2GDRAM = MLUSIM_GDRAM2GDRAM,
+  GDRAM2SRAM = MLUSIM_GDRAM2SRAM,
+  SRAM2GDRAM = MLUSIM_SRAM2GDRAM,
+  SRAM2NRAM = MLUSIM_SRAM2NRAM,
+  NRAM2SRAM = MLUSIM_NRAM2SRAM,
+  SRAM2SRAM = MLUSIM_SRAM2SRAM,
+  NRAM2WRAM = MLUSIM_NRAM2WRAM,
+  WRAM2NRAM = MLUSIM_WRAM2NRAM,
+  GDRAM2WRAM = MLUSIM_GDRAM2WRAM,
+  SRAM2WRAM = MLUSIM_SRAM2WRAM,
+} mluMemcpyDirection_t;
+
+namespace mlusim::detail {
+
+struct DirectionInfo {
+  Space dst, src;
+  Lane lane;
+};
+inline DirectionInfo direction_info(mluMemcpyDirection_t dir) {
+  using S = Space;
+  switch (dir) {
+    case GDRAM2NRAM: return {S::kNram, S::kGdram, kIoLane};
+    case NRAM2GDRAM: return {S::kGdram, S::kNram, kIoLane};
+    case NRAM2NRAM: return {S::kNram, S::kNram, kMoveLane};
+    case GDRAM2GDRAM: return {S::kGdram, S::kGdram, kIoLane};
+    case GDRAM2SRAM: return {S::kSram, S::kGdram, kIoLane};
+    case SRAM2GDRAM: return {S::kGdram, S::kSram, kIoLane};
+    case SRAM2NRAM: return {S::kNram, S::kSram, kMoveLane};
+    case NRAM2SRAM: return {S::kSram, S::kNram, kMoveLane};
+    case SRAM2SRAM: return {S::kSram, S::kSram, kMoveLane};
+    case NRAM2WRAM: return {S::kWram, S::kNram, kMoveLane};
+    case WRAM2NRAM: return {S::kNram, S::kWram, kMoveLane};
+    case GDRAM2WRAM: return {S::kWram, S::kGdram, kIoLane};
+    case SRAM2WRAM: return {S::kWram, S::kSram, kMoveLane};
+  }
+  fault(this_core(), "__memcpy: unknown direction " + std::to_string(static_cast<int>(dir)));
+}
+
+// GDRAM moves whole 64-byte granules; short or strided rows pay for the rest.
+inline double gdram_granules(size_t size, size_t segments) {
+  return static_cast<double>(segments) * static_cast<double>((size + 63) & ~size_t{63});
+}
+
+// segnum + 1 segments of `size` bytes, each `stride` bytes apart (BANG's rule).
+void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+          int dst_stride, int src_stride, int segnum, bool async);
+
+}  // namespace mlusim::detail
+
+inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir) {
+  mlusim::detail::copy("__memcpy", dst, src, size, dir, size, size, 0, false);
+}
+inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                     int dst_stride, int src_stride, int segnum) {
+  mlusim::detail::copy("__memcpy", dst, src, size, dir, dst_stride, src_stride, segnum, false);
+}
+inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirection_t dir) {
+  mlusim::detail::copy("__memcpy_async", dst, src, size, dir, size, size, 0, true);
+}
+inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                           int dst_stride, int src_stride, int segnum) {
+  mlusim::detail::copy("__memcpy_async", dst, src, size, dir, dst_stride, src_stride, segnum,
+                       true);
+}
+
+// Fences: wait for this core's queued work (and retire its async copies).
+void __sync();
+void __sync_io();
+void __sync_move();
+void __sync_compute();
+inline void __sync_io_move_compute() { __sync(); }
+// Barriers: the cores of this cluster, or every core of the (union) launch.
+void __sync_cluster();
+void __sync_all();
+
+// The simulator has no memory core (MPU): kernels' "if (__is_mpu()) return;" is a no-op.
+inline bool __is_mpu() { return false; }
+
+namespace mlusim::detail {
+void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
+                    size_t elements);
+
+// Adds value to *dst atomically and returns what *dst held before.
+template <typename T>
+T atomic_add_element(T *dst, T value) {
+  if constexpr (std::is_same_v<T, _Float16>) {
+    // No std::atomic for half: CAS on its 16-bit pattern.
+    std::atomic_ref<uint16_t> word(*reinterpret_cast<uint16_t *>(dst));
+    uint16_t expected = word.load(std::memory_order_relaxed);
+    for (;;) {
+      _Float16 old_value;
+      std::memcpy(&old_value, &expected, 2);
+      _Float16 sum = old_value + value;
+      uint16_t desired;
+      std::memcpy(&desired, &sum, 2);
+      if (word.compare_exchange_weak(expected, desired, std::memory_order_relaxed))
+        return old_value;
+    }
+  } else {
+    return std::atomic_ref<T>(*dst).fetch_add(value, std::memory_order_relaxed);
+  }
+}
+}  // namespace mlusim::detail
+
+// Adds `count` elements from NRAM into GDRAM atomically (element-wise).
+template <typename T>
+void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
+  mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
+                                 sizeof(T) * static_cast<size_t>(count), count);
+  for (int i = 0; i < count; ++i) mlusim::detail::atomic_add_element(gdram_dst + i, nram_src[i]);
+}
+// The spelling of the design documents' pseudo-code.
+template <typename T>
+void __bang_atomic_add_reduce(T *gdram_dst, const T *nram_src, int count) {
+  __bang_atomic_reduce_add(gdram_dst, nram_src, count);
+}
+
+// Scalar atomic add on GDRAM; returns the value before the add.
+template <typename T>
+T __bang_atomic_add(T *gdram_dst, T value) {
+  mlusim::detail::account_atomic("__bang_atomic_add", gdram_dst, nullptr, sizeof(T), 1);
+  return mlusim::detail::atomic_add_element(gdram_dst, value);
+}

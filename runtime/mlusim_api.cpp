@@ -1,0 +1,101 @@
+// mlusim.h: device selection, reports, errors and traces.
+#include "mlusim.h"
+
+#include "mlu_op.h"
+#include "runtime/device_spec.h"
+#include "runtime/launch.h"
+#include "runtime/logging.h"
+#include "runtime/queue.h"
+#include "runtime/trace.h"
+
+using namespace mlusim;
+
+int mlusimGetPresetCount(void) { return preset_count(); }
+
+cnrtRet_t mlusimGetPreset(int index, mlusimDeviceSpec_t *spec) {
+  if (spec == nullptr || index < 0 || index >= preset_count()) return cnrtErrorArgsInvalid;
+  *spec = preset(index);
+  return cnrtSuccess;
+}
+
+cnrtRet_t mlusimSetDevicePreset(const char *name) {
+  const DeviceSpec *p = name != nullptr ? find_preset(name) : nullptr;
+  if (p == nullptr) {
+    log::runtime().error("mlusimSetDevicePreset: no preset named '{}'", name ? name : "(null)");
+    return cnrtErrorNoDevice;
+  }
+  set_current_device(*p);
+  return cnrtSuccess;
+}
+
+cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
+  if (spec == nullptr || spec->clusters <= 0 || spec->cores_per_cluster <= 0 ||
+      spec->clusters * spec->cores_per_cluster > MLUSIM_MAX_CORES ||
+      spec->nram_bytes <= spec->stack_reserve_bytes || spec->clock_ghz <= 0 ||
+      spec->gdram_gbps <= 0 || spec->cluster_gbps <= 0 || spec->vector_bytes_per_cycle <= 0 ||
+      spec->onchip_bytes_per_cycle <= 0 || spec->nram_align_bytes <= 0 ||
+      (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
+      spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0) {
+    log::runtime().error("mlusimSetDeviceSpec: incomplete or inconsistent spec");
+    return cnrtErrorArgsInvalid;
+  }
+  set_current_device(*spec);
+  return cnrtSuccess;
+}
+
+cnrtRet_t mlusimGetDeviceSpec(mlusimDeviceSpec_t *spec) {
+  if (spec == nullptr) return cnrtErrorArgsInvalid;
+  *spec = current_device();
+  return cnrtSuccess;
+}
+
+double mlusimPeakOpsPerSecond(int dtype) {
+  // mlu-ops' gtest rule: 16-bit dtypes run at twice the fp32/int32 rate.
+  const DeviceSpec &s = current_device();
+  const bool narrow = dtype == MLUOP_DTYPE_HALF || dtype == MLUOP_DTYPE_INT16;
+  const double per_cycle = s.vector_bytes_per_cycle / (narrow ? 2.0 : 4.0);
+  return per_cycle * core_count(s) * s.clock_ghz * 1e9;
+}
+
+const char *mlusimDirectionName(int direction) {
+  static const char *const names[MLUSIM_DIRECTION_COUNT] = {
+      "GDRAM2NRAM", "NRAM2GDRAM", "NRAM2NRAM", "GDRAM2GDRAM", "GDRAM2SRAM",
+      "SRAM2GDRAM", "SRAM2NRAM",  "NRAM2SRAM", "SRAM2SRAM",   "NRAM2WRAM",
+      "WRAM2NRAM",  "GDRAM2WRAM", "SRAM2WRAM"};
+  return direction >= 0 && direction < MLUSIM_DIRECTION_COUNT ? names[direction] : "?";
+}
+
+cnrtRet_t mlusimGetLastLaunchReport(cnrtQueue_t queue, mlusimReport_t *report) {
+  cnrtQueue *q = resolve_queue(queue);
+  if (q == nullptr) return cnrtErrorInvalidQueue;
+  if (report == nullptr) return cnrtErrorArgsInvalid;
+  *report = q->last_launch;
+  return cnrtSuccess;
+}
+
+cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report) {
+  cnrtQueue *q = resolve_queue(queue);
+  if (q == nullptr) return cnrtErrorInvalidQueue;
+  if (report == nullptr) return cnrtErrorArgsInvalid;
+  *report = q->last_op;
+  return cnrtSuccess;
+}
+
+const char *mlusimGetLastError(void) { return last_error().c_str(); }
+
+cnrtRet_t mlusimSetTraceFilter(const char *filter) {
+  return trace::set_filter(filter) ? cnrtSuccess : cnrtErrorArgsInvalid;
+}
+cnrtRet_t mlusimTraceStart(void) {
+  trace::start();
+  return cnrtSuccess;
+}
+cnrtRet_t mlusimTraceStop(void) {
+  trace::stop();
+  return cnrtSuccess;
+}
+cnrtRet_t mlusimTraceWriteChromeJson(const char *path) {
+  if (path == nullptr) return cnrtErrorArgsInvalid;
+  return trace::write_chrome_json(path) ? cnrtSuccess : cnrtErrorSys;
+}
+void mlusimTraceClear(void) { trace::clear(); }

@@ -1,0 +1,181 @@
+#include "runtime/trace.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "runtime/logging.h"
+
+namespace mlusim::trace {
+namespace {
+
+struct Filter {
+  std::string kernel;  // substring of the kernel name; empty admits all
+  int cluster = -1, core = -1;
+};
+
+struct StoredEvent {
+  std::string kernel;
+  int cluster, core;
+  TraceEvent event;
+  double start_us, clock_ghz;
+};
+
+struct State {
+  std::mutex mutex;
+  Filter filter;
+  bool started = false;
+  std::vector<StoredEvent> events;
+  std::string json_at_exit;
+};
+
+bool parse_filter(const char *text, Filter *out) {
+  Filter f;
+  std::string s = text != nullptr ? text : "";
+  size_t pos = 0;
+  while (pos < s.size()) {
+    size_t comma = s.find(',', pos);
+    std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    pos = comma == std::string::npos ? s.size() : comma + 1;
+    size_t eq = item.find('=');
+    if (eq == std::string::npos) return false;
+    std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    char *end = nullptr;
+    if (key == "kernel") {
+      f.kernel = value;
+    } else if (key == "cluster" || key == "core") {
+      long v = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || v < 0) return false;
+      (key == "cluster" ? f.cluster : f.core) = static_cast<int>(v);
+    } else {
+      return false;
+    }
+  }
+  *out = f;
+  return true;
+}
+
+State &state() {
+  static State *s = [] {
+    auto *st = new State();  // leaked on purpose: the exit hook still needs it
+    if (const char *f = std::getenv("MLUSIM_TRACE_FILTER"); f != nullptr && !parse_filter(f, &st->filter))
+      std::fprintf(stderr, "mlusim: ignoring malformed MLUSIM_TRACE_FILTER=%s\n", f);
+    if (const char *path = std::getenv("MLUSIM_TRACE_JSON"); path != nullptr && *path != '\0') {
+      st->started = true;
+      st->json_at_exit = path;
+      std::atexit([] { write_chrome_json(state().json_at_exit.c_str()); });
+    }
+    return st;
+  }();
+  return *s;
+}
+
+std::string json_escape(const std::string &s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (static_cast<unsigned char>(ch) >= 0x20) out += ch;
+  }
+  return out;
+}
+
+const char *lane_name(Lane lane) {
+  return lane == kIoLane ? "IO" : lane == kMoveLane ? "move" : "compute";
+}
+
+}  // namespace
+
+bool wants(const char *kernel, int cluster, int core) {
+  State &s = state();
+  if (!s.started && !log::trace().should_log(spdlog::level::trace)) return false;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const Filter &f = s.filter;
+  return (f.kernel.empty() || std::strstr(kernel, f.kernel.c_str()) != nullptr) &&
+         (f.cluster < 0 || f.cluster == cluster) && (f.core < 0 || f.core == core);
+}
+
+void collect(const char *kernel, double start_us, double clock_ghz,
+             const std::vector<CoreContext> &cores) {
+  State &s = state();
+  const bool to_log = log::trace().should_log(spdlog::level::trace);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (const CoreContext &c : cores) {
+    for (const TraceEvent &e : c.events) {
+      if (to_log)
+        log::trace().trace("{} [{}/{}] {}{} {} size={} dst={} src={} cycles {:.0f}-{:.0f}",
+                           kernel, c.physical_cluster, c.core_in_cluster, e.op,
+                           e.async ? " (async)" : "", e.detail, e.size, e.dst, e.src, e.start,
+                           e.end);
+      if (s.started)
+        s.events.push_back(
+            StoredEvent{kernel, c.physical_cluster, c.core_in_cluster, e, start_us, clock_ghz});
+    }
+  }
+}
+
+bool set_filter(const char *filter) {
+  Filter f;
+  if (!parse_filter(filter, &f)) return false;
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().filter = f;
+  return true;
+}
+
+void start() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().started = true;
+}
+void stop() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().started = false;
+}
+void clear() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().events.clear();
+}
+
+bool write_chrome_json(const char *path) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  std::ofstream out(path);
+  if (!out) {
+    log::runtime().error("cannot write the trace to {}", path);
+    return false;
+  }
+  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  bool first = true;
+  auto emit = [&](const std::string &line) {
+    out << (first ? "" : ",\n") << line;
+    first = false;
+  };
+  std::vector<std::pair<int, int>> named;  // (cluster, core) lanes already named
+  for (const StoredEvent &se : s.events) {
+    if (std::find(named.begin(), named.end(), std::make_pair(se.cluster, se.core)) == named.end()) {
+      named.emplace_back(se.cluster, se.core);
+      emit(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"cluster {}"}}}})",
+                       se.cluster, se.cluster));
+      for (Lane lane : {kIoLane, kMoveLane, kComputeLane})
+        emit(fmt::format(
+            R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"core {} {}"}}}})",
+            se.cluster, se.core * kLaneCount + lane, se.core, lane_name(lane)));
+    }
+    const TraceEvent &e = se.event;
+    double cycles_per_us = se.clock_ghz * 1e3;
+    emit(fmt::format(R"({{"ph":"X","name":"{}{}","cat":"{}","pid":{},"tid":{},"ts":{:.4f},)"
+                     R"("dur":{:.4f},"args":{{"kernel":"{}","detail":"{}","size":{},)"
+                     R"("dst":"{}","src":"{}"}}}})",
+                     e.op, e.async ? " async" : "", lane_name(e.lane), se.cluster,
+                     se.core * kLaneCount + e.lane, se.start_us + e.start / cycles_per_us,
+                     (e.end - e.start) / cycles_per_us, json_escape(se.kernel), e.detail, e.size,
+                     e.dst, e.src));
+  }
+  out << "\n]}\n";
+  log::runtime().info("wrote {} trace events to {}", s.events.size(), path);
+  return static_cast<bool>(out);
+}
+
+}  // namespace mlusim::trace

@@ -1,0 +1,358 @@
+// Kernel-side vector intrinsics over NRAM, with BANG C's names and argument
+// order. Each checks its operands (bounds, alignment, pending async copies),
+// charges the vector lane, then computes with a plain loop.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <cstring>
+#include <type_traits>
+
+#include "runtime/core.h"
+
+typedef _Float16 half;
+
+namespace mlusim::detail {
+
+template <typename T>
+constexpr const char *dtype_name() {
+  if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, half>) return "half";
+  else if constexpr (std::is_same_v<T, int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, char>) return "int8";
+  else return "other";
+}
+
+template <typename T>
+double &element_counter(CoreContext &c) {
+  if constexpr (std::is_same_v<T, float>) return c.vector_elems_float;
+  else if constexpr (std::is_same_v<T, half>) return c.vector_elems_half;
+  else return c.vector_elems_int;
+}
+
+inline size_t checked_count(const char *op, int count) {
+  if (count < 0) fault(this_core(), std::string(op) + ": negative element count " +
+                                        std::to_string(count));
+  return static_cast<size_t>(count);
+}
+
+// Checks and charges one vector instruction that writes dst and reads a and b
+// (either may be null). T decides which dtype's counter the elements go to.
+template <typename T>
+void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a, size_t a_bytes,
+               const void *b, size_t b_bytes, size_t elements) {
+  CoreContext &c = this_core();
+  require_vector_operand(c, op, "dst", dst, dst_bytes);
+  size_t widest = dst_bytes;
+  if (a != nullptr) {
+    require_vector_operand(c, op, "src0", a, a_bytes);
+    check_read(c, op, a, a_bytes);
+    widest = a_bytes > widest ? a_bytes : widest;
+  }
+  if (b != nullptr) {
+    require_vector_operand(c, op, "src1", b, b_bytes);
+    check_read(c, op, b, b_bytes);
+    widest = b_bytes > widest ? b_bytes : widest;
+  }
+  check_write(c, op, dst, dst_bytes);
+  double cycles = c.cost.vector_latency + std::ceil(widest / c.cost.vector_bytes_per_cycle);
+  element_counter<T>(c) += static_cast<double>(elements);
+  account(c, kComputeLane, cycles, false, op, dtype_name<T>(), dst, a, elements);
+}
+
+template <typename T, typename F>
+void binary(const char *op, T *dst, const T *a, const T *b, int count, F f) {
+  size_t n = checked_count(op, count), bytes = n * sizeof(T);
+  vector_op<T>(op, dst, bytes, a, bytes, b, bytes, n);
+  for (size_t i = 0; i < n; ++i) dst[i] = f(a[i], b[i]);
+}
+
+template <typename T, typename F>
+void unary(const char *op, T *dst, const T *a, int count, F f) {
+  size_t n = checked_count(op, count), bytes = n * sizeof(T);
+  vector_op<T>(op, dst, bytes, a, bytes, nullptr, 0, n);
+  for (size_t i = 0; i < n; ++i) dst[i] = f(a[i]);
+}
+
+template <typename Dst, typename Src, typename F>
+void convert(const char *op, Dst *dst, const Src *src, int count, F f) {
+  size_t n = checked_count(op, count);
+  vector_op<Src>(op, dst, n * sizeof(Dst), src, n * sizeof(Src), nullptr, 0, n);
+  for (size_t i = 0; i < n; ++i) dst[i] = f(src[i]);
+}
+
+// Integer view of T's bits, for the bitwise intrinsics on any dtype.
+template <typename T>
+using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
+                                std::conditional_t<sizeof(T) == 2, uint16_t,
+                                                   std::conditional_t<sizeof(T) == 4, uint32_t,
+                                                                      uint64_t>>>;
+template <typename T, typename F>
+T bitwise(T x, T y, F f) {
+  Bits<T> bx, by;
+  std::memcpy(&bx, &x, sizeof(T));
+  std::memcpy(&by, &y, sizeof(T));
+  Bits<T> r = f(bx, by);
+  T out;
+  std::memcpy(&out, &r, sizeof(T));
+  return out;
+}
+
+template <typename T>
+T from_fixed(double v, int pos) {  // Cambricon fixed point: real = int * 2^pos
+  return static_cast<T>(std::ldexp(v, pos));
+}
+
+}  // namespace mlusim::detail
+
+template <typename T>
+using bang_scalar_t = std::type_identity_t<T>;  // scalars take the buffer's dtype
+
+// Element-wise arithmetic: dst[i] = a[i] op b[i]. dst may alias a source.
+template <typename T>
+void __bang_add(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_add", dst, a, b, count, [](T x, T y) -> T { return x + y; });
+}
+template <typename T>
+void __bang_sub(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_sub", dst, a, b, count, [](T x, T y) -> T { return x - y; });
+}
+template <typename T>
+void __bang_mul(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_mul", dst, a, b, count, [](T x, T y) -> T { return x * y; });
+}
+template <typename T>
+void __bang_maxequal(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_maxequal", dst, a, b, count,
+                         [](T x, T y) -> T { return x > y ? x : y; });
+}
+template <typename T>
+void __bang_minequal(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_minequal", dst, a, b, count,
+                         [](T x, T y) -> T { return x < y ? x : y; });
+}
+
+// Comparisons and logic produce 1 or 0 in the operands' dtype.
+#define MLUSIM_COMPARE(name, expr)                                                  \
+  template <typename T>                                                             \
+  void __bang_##name(T *dst, const T *a, const T *b, int count) {                   \
+    mlusim::detail::binary("__bang_" #name, dst, a, b, count,                       \
+                           [](T x, T y) -> T { return (expr) ? T(1) : T(0); });     \
+  }                                                                                 \
+  template <typename T>                                                             \
+  void __bang_##name##_scalar(T *dst, const T *a, bang_scalar_t<T> y, int count) {  \
+    mlusim::detail::unary("__bang_" #name "_scalar", dst, a, count,                 \
+                          [y](T x) -> T { return (expr) ? T(1) : T(0); });          \
+  }
+MLUSIM_COMPARE(eq, x == y)
+MLUSIM_COMPARE(ne, x != y)
+MLUSIM_COMPARE(gt, x > y)
+MLUSIM_COMPARE(ge, x >= y)
+MLUSIM_COMPARE(lt, x < y)
+MLUSIM_COMPARE(le, x <= y)
+MLUSIM_COMPARE(and, x != T(0) && y != T(0))
+MLUSIM_COMPARE(or, x != T(0) || y != T(0))
+#undef MLUSIM_COMPARE
+
+template <typename T>
+void __bang_not(T *dst, const T *a, int count) {
+  mlusim::detail::unary("__bang_not", dst, a, count,
+                        [](T x) -> T { return x == T(0) ? T(1) : T(0); });
+}
+
+// Bitwise operations on the raw bits (BANG callers often pass int8 views and byte counts).
+template <typename T>
+void __bang_band(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_band", dst, a, b, count, [](T x, T y) -> T {
+    return mlusim::detail::bitwise(x, y, [](auto p, auto q) { return p & q; });
+  });
+}
+template <typename T>
+void __bang_bor(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_bor", dst, a, b, count, [](T x, T y) -> T {
+    return mlusim::detail::bitwise(x, y, [](auto p, auto q) { return p | q; });
+  });
+}
+
+// Scalar forms: dst[i] = src[i] op s.
+template <typename T>
+void __bang_add_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_add_scalar", dst, src, count, [s](T x) -> T { return x + s; });
+}
+template <typename T>
+void __bang_sub_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_sub_scalar", dst, src, count, [s](T x) -> T { return x - s; });
+}
+template <typename T>
+void __bang_mul_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_mul_scalar", dst, src, count, [s](T x) -> T { return x * s; });
+}
+template <typename T>
+void __bang_maxeq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_maxeq_scalar", dst, src, count,
+                        [s](T x) -> T { return x > s ? x : s; });
+}
+template <typename T>
+void __bang_mineq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_mineq_scalar", dst, src, count,
+                        [s](T x) -> T { return x < s ? x : s; });
+}
+
+// dst[i] = src[i] op cyc[i % cyc_count]; count must be a multiple of cyc_count.
+#define MLUSIM_CYCLE(name, expr)                                                          \
+  template <typename T>                                                                   \
+  void __bang_cycle_##name(T *dst, const T *src, const T *cyc, int count, int cyc_count) { \
+    const char *op = "__bang_cycle_" #name;                                               \
+    size_t n = mlusim::detail::checked_count(op, count);                                  \
+    size_t m = mlusim::detail::checked_count(op, cyc_count);                              \
+    if (m == 0 || n % m != 0)                                                             \
+      mlusim::detail::fault(mlusim::this_core(),                                          \
+                            std::string(op) + ": count " + std::to_string(n) +            \
+                                " is not a multiple of cyc_count " + std::to_string(m));  \
+    mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), src, n * sizeof(T), cyc,         \
+                                 m * sizeof(T), n);                                       \
+    for (size_t i = 0; i < n; ++i) {                                                      \
+      T x = src[i], y = cyc[i % m];                                                       \
+      dst[i] = (expr);                                                                    \
+    }                                                                                     \
+  }
+MLUSIM_CYCLE(add, x + y)
+MLUSIM_CYCLE(sub, x - y)
+MLUSIM_CYCLE(mul, x * y)
+#undef MLUSIM_CYCLE
+
+// Fills count elements of the *value's* dtype, as BANG does: pass (T)0, not 0,
+// to fill a half buffer.
+template <typename V>
+void __bang_write_value(void *dst, int count, V value) {
+  const char *op = "__bang_write_value";
+  size_t n = mlusim::detail::checked_count(op, count);
+  mlusim::detail::vector_op<V>(op, dst, n * sizeof(V), nullptr, 0, nullptr, 0, n);
+  V *d = static_cast<V *>(dst);
+  for (size_t i = 0; i < n; ++i) d[i] = value;
+}
+template <typename T>
+void __bang_write_zero(T *dst, int count) {
+  __bang_write_value(dst, count, T(0));
+}
+
+// src is rows x cols (row-major); dst becomes cols x rows. No in-place.
+template <typename T>
+void __bang_transpose(T *dst, const T *src, int rows, int cols) {
+  const char *op = "__bang_transpose";
+  auto &c = mlusim::this_core();
+  size_t r = mlusim::detail::checked_count(op, rows), k = mlusim::detail::checked_count(op, cols);
+  if ((r * sizeof(T)) % c.cost.transpose_align != 0 ||
+      (k * sizeof(T)) % c.cost.transpose_align != 0)
+    mlusim::detail::fault(c, std::string(op) + ": rows*sizeof(T) = " +
+                                 std::to_string(r * sizeof(T)) + " and cols*sizeof(T) = " +
+                                 std::to_string(k * sizeof(T)) + " must be multiples of " +
+                                 std::to_string(c.cost.transpose_align) + " bytes");
+  size_t bytes = r * k * sizeof(T);
+  auto lo = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  if (bytes != 0 && lo(dst) < lo(src) + bytes && lo(src) < lo(dst) + bytes)
+    mlusim::detail::fault(c, std::string(op) + ": dst and src overlap (no in-place transpose)");
+  mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, r * k);
+  for (size_t i = 0; i < r; ++i)
+    for (size_t j = 0; j < k; ++j) dst[j * r + i] = src[i * k + j];
+}
+
+// Type conversions. Fixed-point positions follow Cambricon: real = int * 2^pos.
+inline void __bang_float2half_rn(half *dst, const float *src, int count) {
+  mlusim::detail::convert("__bang_float2half_rn", dst, src, count,
+                          [](float x) { return static_cast<half>(x); });
+}
+inline void __bang_float2half(half *dst, const float *src, int count) {
+  __bang_float2half_rn(dst, src, count);
+}
+inline void __bang_half2float(float *dst, const half *src, int count) {
+  mlusim::detail::convert("__bang_half2float", dst, src, count,
+                          [](half x) { return static_cast<float>(x); });
+}
+inline void __bang_int322float(float *dst, const int32_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int322float", dst, src, count, [pos](int32_t x) {
+    return mlusim::detail::from_fixed<float>(x, pos);
+  });
+}
+inline void __bang_int322half(half *dst, const int32_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int322half", dst, src, count, [pos](int32_t x) {
+    return mlusim::detail::from_fixed<half>(x, pos);
+  });
+}
+inline void __bang_int162float(float *dst, const int16_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int162float", dst, src, count, [pos](int16_t x) {
+    return mlusim::detail::from_fixed<float>(x, pos);
+  });
+}
+inline void __bang_int162half(half *dst, const int16_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int162half", dst, src, count, [pos](int16_t x) {
+    return mlusim::detail::from_fixed<half>(x, pos);
+  });
+}
+// Float to integer: _rn to nearest even, _tz toward zero, _rd down. Saturates.
+#define MLUSIM_TO_INT(name, Dst, Src, rounding)                                        \
+  inline void name(Dst *dst, const Src *src, int count, int pos) {                     \
+    mlusim::detail::convert(#name, dst, src, count, [pos](Src x) {                     \
+      double v = rounding(std::ldexp(static_cast<double>(x), -pos));                   \
+      if (std::isnan(v)) return Dst(0);                                                \
+      if (v >= static_cast<double>(std::numeric_limits<Dst>::max()))                   \
+        return std::numeric_limits<Dst>::max();                                        \
+      if (v <= static_cast<double>(std::numeric_limits<Dst>::min()))                   \
+        return std::numeric_limits<Dst>::min();                                        \
+      return static_cast<Dst>(v);                                                      \
+    });                                                                                \
+  }
+MLUSIM_TO_INT(__bang_float2int32, int32_t, float, std::nearbyint)
+MLUSIM_TO_INT(__bang_float2int32_rn, int32_t, float, std::nearbyint)
+MLUSIM_TO_INT(__bang_float2int32_tz, int32_t, float, std::trunc)
+MLUSIM_TO_INT(__bang_float2int32_rd, int32_t, float, std::floor)
+MLUSIM_TO_INT(__bang_float2int16_rd, int16_t, float, std::floor)
+MLUSIM_TO_INT(__bang_float2int16_tz, int16_t, float, std::trunc)
+MLUSIM_TO_INT(__bang_half2int16_rd, int16_t, half, std::floor)
+MLUSIM_TO_INT(__bang_half2int16_tz, int16_t, half, std::trunc)
+MLUSIM_TO_INT(__bang_half2int32_rd, int32_t, half, std::floor)
+#undef MLUSIM_TO_INT
+inline void __bang_int322int16(int16_t *dst, const int32_t *src, int count, int dst_pos,
+                               int src_pos) {
+  mlusim::detail::convert("__bang_int322int16", dst, src, count, [=](int32_t x) {
+    long long v = static_cast<long long>(std::ldexp(static_cast<double>(x), src_pos - dst_pos));
+    return static_cast<int16_t>(v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v);
+  });
+}
+
+// dst[i] = table[idx[i]], table of table_len entries (BANG: 64).
+template <typename T>
+void __bang_lut(T *dst, const T *idx, const T *table, int count, int table_len) {
+  const char *op = "__bang_lut";
+  size_t n = mlusim::detail::checked_count(op, count);
+  size_t m = mlusim::detail::checked_count(op, table_len);
+  mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), idx, n * sizeof(T), table,
+                               m * sizeof(T), n);
+  for (size_t i = 0; i < n; ++i) {
+    auto k = static_cast<long long>(idx[i]);
+    if (k < 0 || static_cast<size_t>(k) >= m)
+      mlusim::detail::fault(mlusim::this_core(), std::string(op) + ": index " +
+                                                     std::to_string(k) + " at element " +
+                                                     std::to_string(i) + " outside table of " +
+                                                     std::to_string(m));
+    dst[i] = table[k];
+  }
+}
+
+// Packs the src elements whose mask is non-zero to the front of dst; returns how many.
+template <typename T>
+unsigned __bang_collect(T *dst, const T *src, const T *mask, int count) {
+  const char *op = "__bang_collect";
+  size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
+  mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, mask, bytes, n);
+  unsigned kept = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (mask[i] != T(0)) dst[kept++] = src[i];
+  return kept;
+}
+template <typename T>
+unsigned __bang_select(T *dst, const T *src, const T *mask, int count) {
+  return __bang_collect(dst, src, mask, count);
+}
