@@ -1,1 +1,120 @@
-int main() { return 0; }
+// mlusim: the command-line face of the simulator.
+//   mlusim devices              the device presets and their figures
+//   mlusim demo [op]            runs every operator's (or one's) demo cases
+//   mlusim trace <op> [file]    runs one operator's demo with tracing, writes Chrome JSON
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "mlusim.h"
+#include "tools/demo.h"
+
+namespace mlusim::demo {
+
+namespace {
+std::vector<Entry> &registry() {
+  static std::vector<Entry> r;
+  return r;
+}
+}  // namespace
+
+Registrar::Registrar(const char *op, CaseRunner runner) { registry().push_back({op, runner}); }
+const std::vector<Entry> &entries() { return registry(); }
+
+}  // namespace mlusim::demo
+
+namespace {
+
+using mlusim::demo::Row;
+
+int print_devices() {
+  for (int i = 0; i < mlusimGetPresetCount(); ++i) {
+    mlusimDeviceSpec_t s;
+    mlusimGetPreset(i, &s);
+    std::printf("%s\n", s.name);
+    std::printf("  %d clusters x %d cores at %.2f GHz\n", s.clusters, s.cores_per_cluster,
+                s.clock_ghz);
+    std::printf("  NRAM %zu KB/core (%zu KB usable), WRAM %zu KB/core, SRAM %zu KB/cluster\n",
+                s.nram_bytes / 1024, (s.nram_bytes - s.stack_reserve_bytes) / 1024,
+                s.wram_bytes / 1024, s.sram_bytes / 1024);
+    std::printf("  GDRAM %zu GB at %.1f GB/s (at most %.1f GB/s per cluster)\n",
+                s.gdram_bytes >> 30, s.gdram_gbps, s.cluster_gbps);
+    std::printf("  vector %g B/cycle/core: %g fp32, %g fp16 ops/cycle/core\n",
+                s.vector_bytes_per_cycle, s.vector_bytes_per_cycle / 4,
+                s.vector_bytes_per_cycle / 2);
+    std::printf("  latencies (cycles): GDRAM %g, on-chip %g, vector %g, atomic %g, barrier %g; "
+                "launch %g us\n",
+                s.gdram_latency_cycles, s.onchip_latency_cycles, s.vector_latency_cycles,
+                s.atomic_latency_cycles, s.barrier_latency_cycles, s.launch_overhead_us);
+  }
+  return 0;
+}
+
+std::string percent(double efficiency) {
+  if (efficiency < 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.1f%%", 100 * efficiency);
+  return buf;
+}
+
+const char *bottleneck(const mlusimReport_t &r) {
+  if (r.io_efficiency < 0 && r.compute_efficiency < 0) return "-";
+  return r.io_efficiency >= r.compute_efficiency ? "IO" : "compute";
+}
+
+int run_demo(const char *only) {
+  mlusimDeviceSpec_t spec;
+  mlusimGetDeviceSpec(&spec);
+  std::printf("simulated device: %s (%d x %d cores, %.1f GB/s)\n\n", spec.name, spec.clusters,
+              spec.cores_per_cluster, spec.gdram_gbps);
+  std::printf("%-28s %-34s %-6s %12s %8s %8s %-8s %-26s %10s\n", "operator", "case", "dtype",
+              "device_us", "io_eff", "comp_eff", "bound", "accuracy vs CPU", "host_ms");
+  int failures = 0, rows = 0;
+  for (const auto &entry : mlusim::demo::entries()) {
+    if (only != nullptr && std::strcmp(only, entry.op) != 0) continue;
+    for (const Row &row : entry.runner()) {
+      ++rows;
+      failures += row.passed ? 0 : 1;
+      std::printf("%-28s %-34s %-6s %12.2f %8s %8s %-8s %-26s %10.2f\n", row.op.c_str(),
+                  row.case_name.c_str(), row.dtype.c_str(), row.report.device_time_us,
+                  percent(row.report.io_efficiency).c_str(),
+                  percent(row.report.compute_efficiency).c_str(), bottleneck(row.report),
+                  (row.accuracy + (row.passed ? " ok" : " FAIL")).c_str(), row.host_ms);
+    }
+  }
+  if (rows == 0) {
+    std::fprintf(stderr, "no demo named '%s'\n", only ? only : "");
+    return 2;
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+int run_trace(const char *op, const char *path) {
+  mlusimTraceStart();
+  int rc = run_demo(op);
+  mlusimTraceStop();
+  if (rc == 2) return rc;
+  if (mlusimTraceWriteChromeJson(path) != cnrtSuccess) return 1;
+  std::printf("\ntrace written to %s: open it in https://ui.perfetto.dev or chrome://tracing\n",
+              path);
+  return rc;
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: mlusim devices\n"
+               "       mlusim demo [operator]\n"
+               "       mlusim trace <operator> [out.json]   (MLUSIM_TRACE_FILTER narrows it)\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) return usage();
+  const std::string cmd = argv[1];
+  if (cmd == "devices") return print_devices();
+  if (cmd == "demo") return run_demo(argc > 2 ? argv[2] : nullptr);
+  if (cmd == "trace" && argc > 2) return run_trace(argv[2], argc > 3 ? argv[3] : "mlusim_trace.json");
+  return usage();
+}
