@@ -36,7 +36,7 @@ cnrtRet_t launch(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type, cnrt
 }  // namespace mlusim
 
 #define MLUSIM_LAUNCH(kernel, dim, type, queue, ...) \
-  ::mlusim::launch(#kernel, dim, type, queue, kernel, __VA_ARGS__)
+  ::mlusim::launch(#kernel, dim, type, queue, kernel __VA_OPT__(, ) __VA_ARGS__)
 
 namespace mlusim {
 // The last launch error or kernel fault on this host thread ("" if none).

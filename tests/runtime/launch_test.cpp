@@ -37,3 +37,98 @@ TEST(Launch, BuiltinVariablesFollowBangNumbering) {
 }
 
 }  // namespace
+
+namespace {
+
+__mlu_global__ void count_tasks(int *hits) { __bang_atomic_add(hits + taskId, 1); }
+
+TEST(Launch, MoreTasksThanCoresRunInWavesEachTaskOnce) {
+  const unsigned tasks = 4 * 8 * 5;  // five waves on a 32-core device
+  DeviceBuffer<int> hits(std::vector<int>(tasks, 0));
+  ASSERT_EQ(MLUSIM_LAUNCH(count_tasks, (cnrtDim3_t{4, 8 * 5, 1}), cnrtFuncTypeUnion1, nullptr,
+                          hits.get()),
+            cnrtSuccess);
+  for (int h : hits.download()) EXPECT_EQ(h, 1);
+}
+
+TEST(Launch, BlockTaskSeesItselfAsALoneCore) {
+  DeviceBuffer<int> out(7 * 6);
+  ASSERT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{7, 1, 1}), cnrtFuncTypeBlock, nullptr,
+                          out.get()),
+            cnrtSuccess);
+  auto ids = out.download();
+  for (int t = 0; t < 7; ++t) {
+    EXPECT_EQ(ids[t * 6 + 0], t);
+    EXPECT_EQ(ids[t * 6 + 4], 0);  // coreId
+    EXPECT_EQ(ids[t * 6 + 5], 0);  // clusterId
+  }
+}
+
+TEST(Launch, RejectsDimensionsTheDeviceRejects) {
+  DeviceBuffer<int> out(64 * 6);
+  EXPECT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{3, 1, 1}), cnrtFuncTypeUnion1, nullptr,
+                          out.get()),
+            cnrtErrorInvalidKernelDim);
+  EXPECT_NE(std::string(mlusimGetLastError()).find("multiple of 4"), std::string::npos);
+  EXPECT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{0, 1, 1}), cnrtFuncTypeBlock, nullptr,
+                          out.get()),
+            cnrtErrorInvalidKernelDim);
+  EXPECT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{4, 16, 1}), cnrtFuncTypeUnion16, nullptr,
+                          out.get()),
+            cnrtErrorInvalidKernelDim);  // 16 clusters on an 8-cluster device
+}
+
+// Each core writes its id to SRAM, meets the others at the barrier, then reads
+// all four: only a working barrier over really concurrent cores gives 0+1+2+3.
+__mlu_global__ void exchange_through_sram(int *sums) {
+  __sram_buffer__(int, shared, 4);
+  shared[coreId] = coreId + 1;
+  __sync_cluster();
+  sums[taskId] = shared[0] + shared[1] + shared[2] + shared[3];
+  __sync_cluster();  // nobody overwrites SRAM while another core still reads it
+}
+
+TEST(Launch, ClusterBarrierSynchronisesConcurrentCoresThroughSram) {
+  DeviceBuffer<int> sums(32 * 3);
+  ASSERT_EQ(MLUSIM_LAUNCH(exchange_through_sram, (cnrtDim3_t{4, 8 * 3, 1}), cnrtFuncTypeUnion1,
+                          nullptr, sums.get()),
+            cnrtSuccess)
+      << mlusimGetLastError();
+  for (int s : sums.download()) EXPECT_EQ(s, 10);
+}
+
+__mlu_global__ void core_zero_skips_barrier() {
+  if (coreId == 0) return;
+  __sync_cluster();
+}
+
+TEST(Launch, BarrierThatCanNeverCompleteIsReportedNotHung) {
+  EXPECT_EQ(MLUSIM_LAUNCH(core_zero_skips_barrier, (cnrtDim3_t{4, 1, 1}), cnrtFuncTypeUnion1,
+                          nullptr),
+            cnrtErrorKernelFault);
+  EXPECT_NE(std::string(mlusimGetLastError()).find("deadlock"), std::string::npos)
+      << mlusimGetLastError();
+}
+
+__mlu_global__ void sync_cluster_in_block() { __sync_cluster(); }
+
+TEST(Launch, ClusterBarrierInBlockTaskIsAFault) {
+  EXPECT_EQ(MLUSIM_LAUNCH(sync_cluster_in_block, (cnrtDim3_t{1, 1, 1}), cnrtFuncTypeBlock, nullptr),
+            cnrtErrorKernelFault);
+  EXPECT_NE(std::string(mlusimGetLastError()).find("needs a UNION task"), std::string::npos);
+}
+
+__mlu_global__ void throws_on_task_five() {
+  if (taskId == 5) throw std::runtime_error("boom");
+}
+
+TEST(Launch, KernelThatThrowsFailsTheLaunchWithItsMessage) {
+  EXPECT_EQ(MLUSIM_LAUNCH(throws_on_task_five, (cnrtDim3_t{8, 1, 1}), cnrtFuncTypeUnion1, nullptr),
+            cnrtErrorKernelFault);
+  const std::string msg = mlusimGetLastError();
+  EXPECT_NE(msg.find("throws_on_task_five"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("task 5"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("boom"), std::string::npos) << msg;
+}
+
+}  // namespace
