@@ -55,7 +55,7 @@ TEST(Trace, FilteredChromeJsonHasOneCoresLanes) {
   EXPECT_NE(json.find(R"("name":"core 1 IO")"), std::string::npos);
   EXPECT_NE(json.find(R"("name":"core 1 compute")"), std::string::npos);
   EXPECT_EQ(count(json, R"("ph":"X")"), 3u);  // async load, multiply, store of one core
-X
+  EXPECT_EQ(count(json, R"("pid":2,"tid":3,"ts")"), 2u);  // core 1's IO lane: load, store
   EXPECT_NE(json.find(R"("name":"__memcpy_async async","cat":"IO")"), std::string::npos);
   EXPECT_NE(json.find(R"("name":"__bang_mul_scalar","cat":"compute")"), std::string::npos);
   EXPECT_EQ(json.find(R"("pid":0,)"), std::string::npos);  // no other cluster
