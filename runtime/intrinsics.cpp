@@ -7,6 +7,7 @@
 
 #include "runtime/bang.h"
 #include "runtime/launch.h"
+#include "runtime/scheduler.h"
 
 namespace mlusim {
 
@@ -187,12 +188,12 @@ void wait_lane(CoreContext &c, Lane lane) {
                   c.pending.end());
 }
 
-void barrier(CoreBarrier &b, const char *op) {
+void barrier(bool whole_launch, const char *op) {
   CoreContext &c = this_core();
   if (!c.launch->is_union)
     fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
   __sync();
-  c.now = b.arrive_and_wait(c, c.now, op) + c.cost.barrier_latency;
+  c.launch->scheduler->barrier(c, whole_launch, op);
 }
 }  // namespace
 
@@ -209,9 +210,5 @@ void __sync() {
 void __sync_io() { mlusim::detail::wait_lane(this_core(), mlusim::kIoLane); }
 void __sync_move() { mlusim::detail::wait_lane(this_core(), mlusim::kMoveLane); }
 void __sync_compute() { mlusim::detail::wait_lane(this_core(), mlusim::kComputeLane); }
-void __sync_cluster() {
-  auto &c = this_core();
-  mlusim::detail::barrier(*c.launch->cluster_barriers[c.physical_cluster],
-                          "__sync_cluster");
-}
-void __sync_all() { mlusim::detail::barrier(this_core().launch->all_barrier, "__sync_all"); }
+void __sync_cluster() { mlusim::detail::barrier(false, "__sync_cluster"); }
+void __sync_all() { mlusim::detail::barrier(true, "__sync_all"); }

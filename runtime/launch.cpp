@@ -1,9 +1,6 @@
 #include "runtime/launch.h"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <mutex>
 
@@ -12,6 +9,7 @@
 #include "runtime/device_spec.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
+#include "runtime/scheduler.h"
 #include "runtime/trace.h"
 
 namespace mlusim {
@@ -134,12 +132,6 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   return r;
 }
 
-double barrier_timeout_seconds() {
-  const char *env = std::getenv("MLUSIM_BARRIER_TIMEOUT");
-  double v = env != nullptr ? std::atof(env) : 0;
-  return v > 0 ? v : 60;
-}
-
 std::mutex g_launch_mutex;  // one kernel on the device at a time
 
 }  // namespace
@@ -168,17 +160,9 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   OnchipMemory &mem = onchip_for(spec);
   const GdramSnapshot snapshot = gdram_snapshot();
 
-  LaunchShared shared;
-  shared.kernel = name;
-  shared.is_union = is_union;
-  const double timeout = barrier_timeout_seconds();
-  for (int k = 0; k < clusters_used; ++k) {
-    shared.cluster_barriers.push_back(std::make_unique<CoreBarrier>());
-    shared.cluster_barriers.back()->reset(std::min(cpc, threads - k * cpc), timeout);
-  }
-  shared.all_barrier.reset(threads, timeout);
-
   std::vector<CoreContext> cores(threads);
+  Scheduler scheduler(cores, is_union ? cpc : 1, cpc);
+  LaunchShared shared{name, is_union, &scheduler};
   const CostParams cost = make_cost(spec, threads);
   for (int i = 0; i < threads; ++i) {
     CoreContext &c = cores[i];
@@ -197,53 +181,30 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     c.tracing = trace::wants(name, c.physical_cluster, c.core_in_cluster);
   }
 
-  std::mutex fault_mutex;
-  std::string first_fault;
-  std::atomic<bool> faulted{false};
-  auto on_fault = [&](std::string message) {
-    std::lock_guard<std::mutex> g(fault_mutex);
-    if (first_fault.empty()) first_fault = std::move(message);
-    faulted = true;
-    for (auto &b : shared.cluster_barriers) b->abort();
-    shared.all_barrier.abort();
-  };
-
-  int granted = 0;
-#pragma omp parallel num_threads(threads)
-  {
-#pragma omp single
-    granted = omp_get_num_threads();
-    if (granted == threads) {
-      CoreContext &c = cores[omp_get_thread_num()];
-      detail::tls_core = &c;
-      for (size_t t = c.physical_core; t < tasks && !faulted; t += threads) {
-        set_task(c, t, tasks, dim, is_union, cpc, clusters_used);
-        try {
-          body();
-        } catch (const KernelFault &f) {
-          on_fault(f.message);
-        } catch (const std::exception &e) {
-          on_fault(fmt::format("kernel '{}' [cluster {} core {}, task {}]: threw: {}", name,
-                               c.physical_cluster, c.core_in_cluster, t, e.what()));
-        } catch (...) {
-          on_fault(fmt::format("kernel '{}' [cluster {} core {}, task {}]: threw an exception",
-                               name, c.physical_cluster, c.core_in_cluster, t));
-        }
-        c.now = c.finish();  // a task ends when its queues drain
-        c.pending.clear();
+  // A physical core runs tasks core, core + threads, ... (waves), as hardware does.
+  const std::string fault = scheduler.run([&](CoreContext &c) {
+    for (size_t t = c.physical_core; t < tasks && !scheduler.aborted(); t += threads) {
+      set_task(c, t, tasks, dim, is_union, cpc, clusters_used);
+      try {
+        body();
+      } catch (const KernelFault &f) {
+        scheduler.report_fault(f.message);
+      } catch (const std::exception &e) {
+        scheduler.report_fault(fmt::format("kernel '{}' [cluster {} core {}, task {}]: threw: {}",
+                                           name, c.physical_cluster, c.core_in_cluster, t,
+                                           e.what()));
+      } catch (...) {
+        scheduler.report_fault(fmt::format(
+            "kernel '{}' [cluster {} core {}, task {}]: threw an exception", name,
+            c.physical_cluster, c.core_in_cluster, t));
       }
-      shared.cluster_barriers[c.physical_cluster]->leave();
-      shared.all_barrier.leave();
-      detail::tls_core = nullptr;
+      c.now = c.finish();  // a task ends when its queues drain
+      c.pending.clear();
     }
-  }
-  if (granted != threads)
-    first_fault = fmt::format("kernel '{}': OpenMP granted {} threads for {} simulated cores "
-                              "(launched from inside a parallel region, or OMP_THREAD_LIMIT?)",
-                              name, granted, threads);
-  if (!first_fault.empty()) {
-    set_last_error(first_fault);
-    log::kernel().error(first_fault);
+  });
+  if (!fault.empty()) {
+    set_last_error(fault);
+    log::kernel().error(fault);
     return cnrtErrorKernelFault;
   }
 

@@ -1,6 +1,7 @@
 // Host side of a kernel launch: kernel<<<dim, type, queue>>>(args...) becomes
 // MLUSIM_LAUNCH(kernel, dim, type, queue, args...). The launch runs every task on
-// a simulated core (one OpenMP thread per core), then charges the queue.
+// a simulated core (cores are fibers on OpenMP worker threads, see
+// runtime/scheduler.h), then charges the queue.
 #pragma once
 
 #include <functional>
@@ -9,17 +10,17 @@
 #include <vector>
 
 #include "cnrt.h"
-#include "runtime/barrier.h"
 #include "runtime/core.h"
 
 namespace mlusim {
+
+class Scheduler;
 
 // What the cores of one launch share.
 struct LaunchShared {
   const char *kernel = "";
   bool is_union = false;
-  std::vector<std::unique_ptr<CoreBarrier>> cluster_barriers;
-  CoreBarrier all_barrier;
+  Scheduler *scheduler = nullptr;
 };
 
 // Runs body() once per task of the launch. Returns cnrtErrorKernelFault if a

@@ -110,6 +110,39 @@ TEST(Launch, BarrierThatCanNeverCompleteIsReportedNotHung) {
       << mlusimGetLastError();
 }
 
+// Every core publishes to GDRAM, meets all others, then sums what all published.
+__mlu_global__ void exchange_across_clusters(int *slots, int *sums) {
+  slots[taskId] = 1;
+  __sync_all();
+  int total = 0;
+  for (int i = 0; i < taskDim; ++i) total += slots[i];
+  sums[taskId] = total;
+}
+
+TEST(Launch, UnionWideBarrierSpansEveryCluster) {
+  DeviceBuffer<int> slots(std::vector<int>(32, 0)), sums(32);
+  ASSERT_EQ(MLUSIM_LAUNCH(exchange_across_clusters, (cnrtDim3_t{4, 8, 1}), cnrtFuncTypeUnion8,
+                          nullptr, slots.get(), sums.get()),
+            cnrtSuccess)
+      << mlusimGetLastError();
+  for (int s : sums.download()) EXPECT_EQ(s, 32);
+}
+
+// Core 0 waits for the whole launch while its cluster waits for it: nobody moves.
+__mlu_global__ void mismatched_barriers() {
+  if (coreId == 0)
+    __sync_all();
+  else
+    __sync_cluster();
+}
+
+TEST(Launch, CoresParkedAtBarriersThatCannotCompleteAreADeadlock) {
+  EXPECT_EQ(MLUSIM_LAUNCH(mismatched_barriers, (cnrtDim3_t{4, 2, 1}), cnrtFuncTypeUnion1, nullptr),
+            cnrtErrorKernelFault);
+  EXPECT_NE(std::string(mlusimGetLastError()).find("deadlock"), std::string::npos)
+      << mlusimGetLastError();
+}
+
 __mlu_global__ void sync_cluster_in_block() { __sync_cluster(); }
 
 TEST(Launch, ClusterBarrierInBlockTaskIsAFault) {

@@ -1,0 +1,38 @@
+// A simulated core's own stack and context, so that many cores can share a few
+// host threads: a core that reaches a barrier parks (swaps back to its worker)
+// and the worker runs another core. Fibers never migrate between threads, so
+// thread_local state (the current core) stays valid across a park.
+#pragma once
+
+#include <ucontext.h>
+
+#include <cstddef>
+#include <functional>
+
+namespace mlusim {
+
+class Fiber {
+ public:
+  explicit Fiber(size_t stack_bytes);
+  ~Fiber();
+  Fiber(const Fiber &) = delete;
+  Fiber &operator=(const Fiber &) = delete;
+
+  // Prepares the fiber to run `body` from the start on its next resume().
+  void reset(std::function<void()> body);
+  // Runs the fiber until it parks or its body returns; true once finished.
+  bool resume();
+  // From inside the running fiber: back to the thread that resumed it.
+  static void park();
+
+ private:
+  static void entry();
+
+  ucontext_t context_{}, resumer_{};
+  void *stack_ = nullptr;
+  size_t mapped_bytes_ = 0;
+  std::function<void()> body_;
+  bool finished_ = false;
+};
+
+}  // namespace mlusim
