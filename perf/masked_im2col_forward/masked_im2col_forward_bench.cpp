@@ -1,0 +1,152 @@
+// masked_im2col_forward on the design doc's network cases and a larger map:
+// simulated device time, IO efficiency (mlu-ops' definition and a window-based
+// one), each of the four steps' share of the device time, and the host wall
+// time of the simulation next to a plain OpenMP implementation.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/perf_util.h"
+#include "mlu_op.h"
+#include "ops/masked_im2col_forward/masked_im2col_forward.h"
+#include "ops/masked_im2col_forward/masked_im2col_forward_reference.h"
+#include "tests/common/testing.h"
+
+namespace {
+
+using mlusim::testing::DeviceBuffer;
+using mlusim::testing::Handle;
+using mlusim::testing::Random;
+using mlusim::testing::TensorDesc;
+
+struct Shape {
+  int channels, height, width, mask_cnt, kernel, pad;
+};
+
+// The plain CPU version: one data_col row per iteration, as mmcv's loop.
+template <typename T>
+void masked_im2col_omp(const T *feature, const Shape &s, const int32_t *h_idx,
+                       const int32_t *w_idx, T *data_col) {
+  const int64_t rows = int64_t{s.channels} * s.kernel * s.kernel;
+#pragma omp parallel for
+  for (int64_t row = 0; row < rows; ++row) {
+    const int64_t c = row / (s.kernel * s.kernel), i = row / s.kernel % s.kernel,
+                  j = row % s.kernel;
+    const T *plane = feature + c * s.height * s.width;
+    T *out = data_col + row * s.mask_cnt;
+    for (int64_t m = 0; m < s.mask_cnt; ++m) {
+      const int64_t h = int64_t{h_idx[m]} - s.pad + i, w = int64_t{w_idx[m]} - s.pad + j;
+      out[m] = h >= 0 && w >= 0 && h < s.height && w < s.width ? plane[h * s.width + w] : T(0);
+    }
+  }
+}
+
+// Bytes of the feature that the windows cover (each window's valid part).
+double window_bytes(const Shape &s, const std::vector<int32_t> &h_idx,
+                    const std::vector<int32_t> &w_idx, size_t elem_bytes) {
+  double total = 0;
+  for (size_t m = 0; m < h_idx.size(); ++m) {
+    const int64_t h0 = std::max<int64_t>(0, h_idx[m] - s.pad);
+    const int64_t h1 = std::min<int64_t>(s.height, h_idx[m] - s.pad + s.kernel);
+    const int64_t w0 = std::max<int64_t>(0, w_idx[m] - s.pad);
+    const int64_t w1 = std::min<int64_t>(s.width, w_idx[m] - s.pad + s.kernel);
+    if (h1 > h0 && w1 > w0) total += double((h1 - h0) * (w1 - w0)) * s.channels * elem_bytes;
+  }
+  return total;
+}
+
+template <typename T>
+void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
+  const mluOpDataType_t dtype = sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT;
+  Random rng(42);
+  // Distinct positions of the map, as a network's mask yields them.
+  std::vector<int> cells(size_t(s.height) * s.width);
+  for (size_t i = 0; i < cells.size(); ++i) cells[i] = int(i);
+  std::vector<int32_t> h_idx, w_idx;
+  for (int m = 0; m < s.mask_cnt; ++m) {
+    std::swap(cells[m], cells[rng.integer(m, int(cells.size()) - 1)]);
+    h_idx.push_back(cells[m] / s.width);
+    w_idx.push_back(cells[m] % s.width);
+  }
+  const std::vector<float> values = rng.floats(size_t(s.channels) * s.height * s.width, -1, 1);
+  const std::vector<T> feature(values.begin(), values.end());
+  const int rows = s.channels * s.kernel * s.kernel;
+
+  Handle handle;
+  TensorDesc feature_desc(MLUOP_LAYOUT_NCHW, dtype, {1, s.channels, s.height, s.width});
+  TensorDesc mask_desc(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {s.mask_cnt});
+  TensorDesc col_desc(MLUOP_LAYOUT_ARRAY, dtype, {rows, s.mask_cnt});
+  DeviceBuffer<T> feature_dev(feature), data_col(size_t(rows) * s.mask_cnt);
+  DeviceBuffer<int32_t> h_dev(h_idx), w_dev(w_idx);
+  size_t workspace_size = 0;
+  mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc, s.kernel,
+                                           s.kernel, col_desc, &workspace_size);
+  DeviceBuffer<char> workspace(workspace_size);
+  auto run = [&] {
+    return mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc,
+                                    h_dev.get(), mask_desc, w_dev.get(), s.kernel, s.kernel,
+                                    s.pad, s.pad, workspace.get(), workspace_size, col_desc,
+                                    data_col.get());
+  };
+
+  double sim_ms = 0;
+  for (auto _ : state) {
+    mluOpStatus_t status;
+    sim_ms += mlusim::perf::wall_ms([&] { status = run(); });
+    if (status != MLUOP_STATUS_SUCCESS) {
+      state.SkipWithError(mlusimGetLastError());
+      return;
+    }
+  }
+  const std::vector<T> expected = mluop::reference::masked_im2col_forward(
+      feature, s.channels, s.height, s.width, h_idx, w_idx, s.kernel, s.kernel, s.pad, s.pad);
+  if (std::memcmp(data_col.download().data(), expected.data(), expected.size() * sizeof(T)))
+    state.SkipWithError("data_col differs from the CPU reference");
+  const mlusimReport_t report = handle.last_op_report();
+  mlusim::perf::set_device_counters(state, report);
+
+  // The alternative theory: the windows' valid feature bytes plus data_col.
+  const double window_io = window_bytes(s, h_idx, w_idx, sizeof(T)) + double(expected.size()) * sizeof(T);
+  mlusimDeviceSpec_t spec;
+  mlusimGetDeviceSpec(&spec);
+  state.counters["io_eff_windows"] = window_io / (report.device_time_us * 1e-6 * spec.gdram_gbps * 1e9);
+
+  // Each step's share of the device time, from its launch report.
+  const mluop::MaskedIm2colForwardProblem problem{
+      dtype,    s.channels, s.height,    s.width,       s.kernel,         s.kernel,
+      s.pad,    s.pad,      s.mask_cnt,  feature_dev.get(), h_dev.get(), w_dev.get(),
+      workspace.get(),      data_col.get()};
+  const char *step_names[] = {"", "step1_transpose_pct", "step2_fill_pct", "step3_windows_pct",
+                              "step4_permute_pct"};
+  mluop::masked_im2col_forward_steps(handle, "bench", problem, [&](int step) {
+    mlusimReport_t launch{};
+    mlusimGetLastLaunchReport(handle.queue(), &launch);
+    state.counters[step_names[step]] = 100 * launch.device_time_us / report.device_time_us;
+  });
+
+  std::vector<T> plain(expected.size());
+  const double cpu_ms = mlusim::perf::best_wall_ms(5, [&] {
+    masked_im2col_omp(feature.data(), s, h_idx.data(), w_idx.data(), plain.data());
+  });
+  mlusim::perf::set_host_counters(state, sim_ms / double(state.iterations()), cpu_ms);
+}
+
+void BM_Float(benchmark::State &state, Shape s) { BM_MaskedIm2colForward<float>(state, s); }
+void BM_Half(benchmark::State &state, Shape s) { BM_MaskedIm2colForward<_Float16>(state, s); }
+
+const Shape kDocKernel3{256, 20, 20, 200, 3, 1};
+const Shape kDocKernel1{256, 20, 20, 200, 1, 1};
+const Shape kLargeMap{256, 100, 152, 4000, 3, 1};
+
+BENCHMARK_CAPTURE(BM_Float, doc_256x20x20_200m_k3, kDocKernel3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Half, doc_256x20x20_200m_k3, kDocKernel3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Float, doc_256x20x20_200m_k1, kDocKernel1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Half, doc_256x20x20_200m_k1, kDocKernel1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Float, map_256x100x152_4000m_k3, kLargeMap)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Half, map_256x100x152_4000m_k3, kLargeMap)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
