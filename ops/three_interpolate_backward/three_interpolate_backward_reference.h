@@ -7,25 +7,40 @@
 
 namespace three_interpolate_backward {
 
-// grad_output [b, c, n], indices / weights [b, n, 3] -> grad_features [b, c, m]:
-// grad_features[b, c, i] = sum of grad_output[b, c, p] * weights[b, p, k] over
-// every (p, k) with indices[b, p, k] == i. Indices outside [0, m) add nothing.
+// Batch `batch` of grad_features, [c, m], from grad_output [b, c, n] and
+// indices / weights [b, n, 3]: grad_features[batch, ch, i] is the sum of
+// grad_output[batch, ch, p] * weights[batch, p, k] over every (p, k) with
+// indices[batch, p, k] == i. Indices outside [0, m) add nothing.
+template <typename T>
+std::vector<double> reference_batch(const std::vector<T> &grad_output,
+                                    const std::vector<int32_t> &indices,
+                                    const std::vector<T> &weights, int batch, int c, int n, int m) {
+  std::vector<double> grad_features(size_t(c) * m, 0.0);
+  const size_t neighbours = size_t(batch) * n * 3;
+  for (int ch = 0; ch < c; ++ch) {
+    const T *in = grad_output.data() + (size_t(batch) * c + ch) * n;
+    double *out = grad_features.data() + size_t(ch) * m;
+    for (int p = 0; p < n; ++p)
+      for (int k = 0; k < 3; ++k) {
+        const size_t at = neighbours + size_t(p) * 3 + k;
+        const int32_t i = indices[at];
+        if (i >= 0 && i < m) out[i] += static_cast<double>(in[p]) * static_cast<double>(weights[at]);
+      }
+  }
+  return grad_features;
+}
+
+// All of grad_features, [b, c, m].
 template <typename T>
 std::vector<double> reference(const std::vector<T> &grad_output,
                               const std::vector<int32_t> &indices, const std::vector<T> &weights,
                               int b, int c, int n, int m) {
-  std::vector<double> grad_features(size_t(b) * c * m, 0.0);
-  for (int batch = 0; batch < b; ++batch)
-    for (int p = 0; p < n; ++p)
-      for (int k = 0; k < 3; ++k) {
-        const size_t at = (size_t(batch) * n + p) * 3 + k;
-        const int32_t i = indices[at];
-        if (i < 0 || i >= m) continue;
-        const double w = static_cast<double>(weights[at]);
-        for (int ch = 0; ch < c; ++ch)
-          grad_features[(size_t(batch) * c + ch) * m + i] +=
-              static_cast<double>(grad_output[(size_t(batch) * c + ch) * n + p]) * w;
-      }
+  std::vector<double> grad_features;
+  grad_features.reserve(size_t(b) * c * m);
+  for (int batch = 0; batch < b; ++batch) {
+    const std::vector<double> one = reference_batch(grad_output, indices, weights, batch, c, n, m);
+    grad_features.insert(grad_features.end(), one.begin(), one.end());
+  }
   return grad_features;
 }
 
