@@ -1,0 +1,82 @@
+// Benchmarks of deform_roi_pool_forward on the design doc's network cases, in
+// float and half. Each row reports the ping-pong kernel (the API's): simulated
+// device time, IO and compute efficiency, host wall time of the simulated call
+// next to the plain OpenMP implementation; and the serial variant's device time.
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+#include "perf/common/perf_util.h"
+#include "perf/deform_roi_pool_forward/network_cases.h"
+#include "perf/deform_roi_pool_forward/plain_omp.h"
+
+namespace {
+
+using drp_testing::DeformRoiPoolPipeline;
+using drp_testing::Problem;
+
+// Network problems are large (case 1: 31M input values); build each once.
+const Problem &problem(int index, mluOpDataType_t dtype) {
+  static std::map<std::pair<int, int>, std::unique_ptr<Problem>> cache;
+  auto &slot = cache[{index, static_cast<int>(dtype)}];
+  if (!slot)
+    slot = std::make_unique<Problem>(drp_testing::network_problem(drp_testing::kNetworkCases[index], dtype));
+  return *slot;
+}
+
+template <typename T>
+void BM_DeformRoiPoolForward(benchmark::State &state, int index) {
+  const mluOpDataType_t dtype = std::is_same_v<T, float> ? MLUOP_DTYPE_FLOAT : MLUOP_DTYPE_HALF;
+  const Problem &p = problem(index, dtype);
+  drp_testing::OnDevice<T> device(p);
+  drp_testing::Handle handle;
+
+  auto call = [&](DeformRoiPoolPipeline pipeline) {
+    if (device.call(handle, pipeline) != MLUOP_STATUS_SUCCESS)
+      throw std::runtime_error(std::string("deform_roi_pool_forward failed: ") + mlusimGetLastError());
+    return handle.last_op_report();
+  };
+  const double serial_us = call(DeformRoiPoolPipeline::kSerial).device_time_us;
+  double sim_ms = 0;
+  int calls = 0;
+  mlusimReport_t report{};
+  for (auto _ : state) {
+    sim_ms += mlusim::perf::wall_ms([&] { report = call(DeformRoiPoolPipeline::kPingPong); });
+    ++calls;
+  }
+
+  const std::vector<T> input(p.input.begin(), p.input.end()), rois(p.rois.begin(), p.rois.end()),
+      offset(p.offset.begin(), p.offset.end());
+  std::vector<T> output(p.output_count());
+  const double cpu_ms = mlusim::perf::best_wall_ms(3, [&] {
+    drp_plain::deform_roi_pool_forward(input.data(), rois.data(), offset.data(), output.data(),
+                                       p.batches, p.height, p.width, p.channels, p.num_rois,
+                                       p.pooled_height, p.pooled_width, p.spatial_scale,
+                                       p.sampling_ratio, p.gamma);
+  });
+
+  mlusim::perf::set_device_counters(state, report);
+  state.counters["serial_device_us"] = serial_us;
+  state.counters["pingpong_gain_x"] = serial_us / report.device_time_us;
+  mlusim::perf::set_host_counters(state, sim_ms / calls, cpu_ms);
+}
+
+const bool registered = [] {
+  for (int i = 0; i < static_cast<int>(std::size(drp_testing::kNetworkCases)); ++i) {
+    const std::string name = drp_testing::kNetworkCases[i].name;
+    benchmark::RegisterBenchmark(("deform_roi_pool_forward/float/" + name).c_str(),
+                                 BM_DeformRoiPoolForward<float>, i)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(i == 0 ? 2 : 10);
+    benchmark::RegisterBenchmark(("deform_roi_pool_forward/half/" + name).c_str(),
+                                 BM_DeformRoiPoolForward<_Float16>, i)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(i == 0 ? 2 : 10);
+  }
+  return true;
+}();
+
+}  // namespace
+
+BENCHMARK_MAIN();
