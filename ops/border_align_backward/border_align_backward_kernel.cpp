@@ -141,7 +141,7 @@ struct Shape {
 // multiply that would turn their NaN/inf into NaN. argmax values outside
 // [0, pool_size] never match a point, so those channels are skipped.
 template <typename T>
-__mlu_func__ const T *point_mask(const Nram<T> &nram, int i, int vec_count) {
+__mlu_func__ const T *point_mask(const Nram<T> &nram, int32_t i, int vec_count) {
   __bang_eq_scalar(nram.scratch, nram.argmax, i, vec_count);
   if constexpr (sizeof(T) == 4) {
     __bang_lut(nram.scratch, nram.scratch, nram.table, vec_count, kTableLen<T>);
@@ -166,20 +166,31 @@ __mlu_func__ void add_to_corners(const Nram<T> &nram, const Corners &corners, T 
   }
 }
 
+// loadInput (doc 3.2): the chunk's argmax_idx and grad_output.
+template <typename T>
+__mlu_func__ void load_chunk(const Nram<T> &nram, const BorderTask<T> &task, int c_offset,
+                             int count) {
+  __memcpy(nram.argmax, task.argmax + c_offset, count * sizeof(int32_t), GDRAM2NRAM);
+  __memcpy(nram.grad_output, task.grad_output + c_offset, count * sizeof(T), GDRAM2NRAM);
+}
+
 // computeImpl (doc 3.2): `count` channels from c_offset of one border, over its
-// pool_size + 1 points. The chunk's inputs are loaded once, not once per point.
+// pool_size + 1 points. Empty points are skipped before anything is loaded; the
+// inputs are loaded at the first point that is not empty and kept for the rest.
 template <typename T>
 __mlu_func__ void border_chunk(const Nram<T> &nram, const Shape &s, const BorderTask<T> &task,
                                int c_offset, int count) {
   const int vec_count = PAD_UP(count, static_cast<int>(kAlignBytes / sizeof(T)));
-  __memcpy(nram.argmax, task.argmax + c_offset, count * sizeof(int32_t), GDRAM2NRAM);
-  __memcpy(nram.grad_output, task.grad_output + c_offset, count * sizeof(T), GDRAM2NRAM);
-  for (int i = 0; i <= s.pool_size; ++i) {
+  bool loaded = false;
+  for (int64_t i = 0; i <= s.pool_size; ++i) {  // 64-bit: pool_size may be INT_MAX
     const float x = task.line.x + task.line.x_stride * static_cast<float>(i);
     const float y = task.line.y + task.line.y_stride * static_cast<float>(i);
     Corners corners;
     if (!bilinear_corners(s.H, s.W, y, x, &corners)) continue;
-    __bang_band(nram.masked, nram.grad_output, point_mask(nram, i, vec_count), vec_count);
+    if (!loaded) load_chunk(nram, task, c_offset, count);
+    loaded = true;
+    const T *mask = point_mask(nram, static_cast<int32_t>(i), vec_count);
+    __bang_band(nram.masked, nram.grad_output, mask, vec_count);
     add_to_corners(nram, corners, task.grad_input + c_offset, int64_t{4} * s.C, vec_count,
                    count);
   }
