@@ -110,8 +110,8 @@ void copy_windows(T *mask, T *feature, int row, const Shape &s, const Box &seg, 
         const int wend = std::min(s.w_mask, s.w + s.half_w_mask - w);
         T *m = mask + q * s.mask_c + hstart * s.w_mask + wstart;
         T *f = feature + q * row + (hstart + h - s.half_h_mask) * s.w + (wstart + w - s.half_w_mask);
-        const int len = (wend - wstart) * sizeof(T), rows = hend - hstart;
-        const int m_stride = s.w_mask * sizeof(T), f_stride = s.w * sizeof(T);
+        const int len = (wend - wstart) * int{sizeof(T)}, rows = hend - hstart;
+        const int m_stride = s.w_mask * int{sizeof(T)}, f_stride = s.w * int{sizeof(T)};
         if (backward)
           __memcpy(m, f, len, NRAM2NRAM, m_stride, f_stride, rows - 1);
         else
