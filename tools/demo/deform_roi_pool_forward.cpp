@@ -1,0 +1,46 @@
+// mlusim demo deform_roi_pool_forward: mmdet's DeformRoIPoolPack on the
+// stride-8 FPN level of an 800x1216 image (the design doc's network case 2:
+// 13 rois, 7x7, adaptive sampling, gamma 0.1, offsets), float and half, each
+// against the CPU reference.
+#include <spdlog/fmt/fmt.h>
+
+#include <chrono>
+#include <vector>
+
+#include "perf/deform_roi_pool_forward/network_cases.h"
+#include "tools/demo.h"
+
+namespace {
+
+template <typename T>
+mlusim::demo::Row run_case(const drp_testing::Problem &p, const char *dtype) {
+  drp_testing::OnDevice<T> device(p);
+  drp_testing::Handle handle;
+  mlusim::demo::Row row{"deform_roi_pool_forward", drp_testing::kNetworkCases[1].name, dtype, {},
+                        "", false, 0};
+  const auto start = std::chrono::steady_clock::now();
+  const mluOpStatus_t status = device.call(handle, drp_testing::DeformRoiPoolPipeline::kPingPong);
+  row.host_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (status != MLUOP_STATUS_SUCCESS) {
+    row.accuracy = mluOpGetErrorString(status);
+    return row;
+  }
+  row.report = handle.last_op_report();
+  const auto d = mlusim::testing::compare(device.output(), drp_testing::reference(p),
+                                          mlusim::testing::diff3_eps(p.dtype));
+  row.accuracy = fmt::format("diff1={:.2g} diff2={:.2g}", d.diff1, d.diff2);
+  const double bound = drp_testing::threshold(p.dtype);
+  row.passed = d.diff1 <= bound && d.diff2 <= bound;
+  return row;
+}
+
+std::vector<mlusim::demo::Row> run() {
+  const auto &c = drp_testing::kNetworkCases[1];
+  return {run_case<float>(drp_testing::network_problem(c, MLUOP_DTYPE_FLOAT), "float"),
+          run_case<_Float16>(drp_testing::network_problem(c, MLUOP_DTYPE_HALF), "half")};
+}
+
+}  // namespace
+
+MLUSIM_DEMO(deform_roi_pool_forward, run);
