@@ -68,11 +68,11 @@ const bool registered = [] {
     benchmark::RegisterBenchmark(("deform_roi_pool_forward/float/" + name).c_str(),
                                  BM_DeformRoiPoolForward<float>, i)
         ->Unit(benchmark::kMillisecond)
-        ->Iterations(i == 0 ? 2 : 10);
+        ->Iterations(i == 0 ? 1 : 10);
     benchmark::RegisterBenchmark(("deform_roi_pool_forward/half/" + name).c_str(),
                                  BM_DeformRoiPoolForward<_Float16>, i)
         ->Unit(benchmark::kMillisecond)
-        ->Iterations(i == 0 ? 2 : 10);
+        ->Iterations(i == 0 ? 1 : 10);
   }
   return true;
 }();

@@ -128,6 +128,35 @@ TEST(DeformRoiPoolForward, RepositoryCase0) {
   expect_matches_reference(p);
 }
 
+// The task split: Union1 with 4 cores per cluster and no more clusters than
+// ceil(points / 4), on the default device (8 clusters) and on the MLU270 (4
+// clusters, 384 KB of NRAM: float channels split beyond 10912 per pass).
+TEST(DeformRoiPoolForward, PolicyFollowsPointsAndDevice) {
+  struct Expect {
+    const char *device;
+    Shape shape;
+    int cores;
+  };
+  const Expect cases[] = {
+      {"MLU370-X4", {1, 6, 6, 32, 1, 1, 1, 1.0f, 2, 0.1f, true, 2, 5, 0}, 4},
+      {"MLU370-X4", {1, 6, 6, 32, 3, 3, 3, 1.0f, 2, 0.1f, true, 2, 5, 0}, 28},
+      {"MLU370-X4", {1, 6, 6, 32, 2, 5, 5, 1.0f, 2, 0.1f, true, 2, 5, 0}, 32},
+      {"MLU270", {1, 5, 4, 10912 + 5, 2, 3, 3, 1.0f, 0, 0.5f, true, 2, 5, 0}, 16},
+  };
+  mlusimDeviceSpec_t original;
+  ASSERT_EQ(mlusimGetDeviceSpec(&original), cnrtSuccess);
+  for (const Expect &e : cases) {
+    ASSERT_EQ(mlusimSetDevicePreset(e.device), cnrtSuccess);
+    const Problem p = make(MLUOP_DTYPE_FLOAT, e.shape, 9);
+    const auto run = drp_testing::run(p);
+    ASSERT_EQ(run.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
+    EXPECT_EQ(run.report.cores, e.cores) << e.device << " " << p.name();
+    const auto d = compare(run.output, drp_testing::reference(p), diff3_eps(p.dtype));
+    EXPECT_LE(d.diff1, drp_testing::threshold(p.dtype)) << e.device << " " << p.name();
+  }
+  ASSERT_EQ(mlusimSetDeviceSpec(&original), cnrtSuccess);
+}
+
 // The ping-pong pipeline hides the compute of each sample behind the loads of
 // the next: lower simulated time than the serial variant, identical numbers.
 TEST(DeformRoiPoolForward, PingPongIsFasterThanSerialWithSameNumbers) {
