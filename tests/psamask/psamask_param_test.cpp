@@ -16,25 +16,27 @@
 namespace psamask_test {
 namespace {
 
-// Collects what the operator logs while it lives.
+// Collects (instead of printing) what the operator logs while it lives.
 class LogCapture {
  public:
   LogCapture() : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(16)) {
     auto &logger = mlusim::log::op();
     saved_level_ = logger.level();
-    logger.set_level(spdlog::level::err);
+    saved_sinks_ = logger.sinks();
     sink_->set_pattern("%v");
-    logger.sinks().push_back(sink_);
+    logger.sinks() = {sink_};
+    logger.set_level(spdlog::level::err);
   }
   ~LogCapture() {
     auto &logger = mlusim::log::op();
-    logger.sinks().pop_back();
+    logger.sinks() = saved_sinks_;
     logger.set_level(saved_level_);
   }
   std::vector<std::string> lines() const { return sink_->last_formatted(); }
 
  private:
   std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
+  std::vector<spdlog::sink_ptr> saved_sinks_;
   spdlog::level::level_enum saved_level_;
 };
 
