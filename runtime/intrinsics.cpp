@@ -1,6 +1,7 @@
 // Out-of-line parts of the kernel API: faults, hazards, copies, fences,
 // barriers and on-chip buffer declarations.
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include <spdlog/fmt/fmt.h>
@@ -107,6 +108,20 @@ void hazard_check(const CoreContext &c, const char *op, uintptr_t lo, uintptr_t 
 
 void record_event(CoreContext &c, const TraceEvent &e) { c.events.push_back(e); }
 
+// "__memcpy GDRAM2NRAM" and the like, built once: fault messages name the
+// direction without the hot path formatting a string per copy.
+const char *copy_label(bool async, mluMemcpyDirection_t dir) {
+  static const auto labels = [] {
+    std::array<std::array<std::string, MLUSIM_DIRECTION_COUNT>, 2> l;
+    for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) {
+      l[0][d] = fmt::format("__memcpy {}", mlusimDirectionName(d));
+      l[1][d] = fmt::format("__memcpy_async {}", mlusimDirectionName(d));
+    }
+    return l;
+  }();
+  return labels[async][dir].c_str();
+}
+
 void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirection_t dir,
           int dst_stride, int src_stride, int segnum, bool async) {
   CoreContext &c = this_core();
@@ -118,9 +133,9 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   const size_t n = static_cast<size_t>(size), segs = static_cast<size_t>(segnum) + 1;
   const size_t dst_extent = (segs - 1) * static_cast<size_t>(dst_stride) + n;
   const size_t src_extent = (segs - 1) * static_cast<size_t>(src_stride) + n;
-  std::string label = fmt::format("{} {}", op, dir_name);
-  require_space(c, label.c_str(), "dst", d.dst, dst, dst_extent);
-  require_space(c, label.c_str(), "src", d.src, src, src_extent);
+  const char *label = copy_label(async, dir);
+  require_space(c, label, "dst", d.dst, dst, dst_extent);
+  require_space(c, label, "src", d.src, src, src_extent);
   check_read(c, op, src, src_extent);
   check_write(c, op, dst, dst_extent);
 

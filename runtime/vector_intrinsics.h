@@ -3,6 +3,7 @@
 // charges the vector lane, then computes with a plain loop.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -255,8 +256,11 @@ void __bang_transpose(T *dst, const T *src, int rows, int cols) {
   if (bytes != 0 && lo(dst) < lo(src) + bytes && lo(src) < lo(dst) + bytes)
     mlusim::detail::fault(c, std::string(op) + ": dst and src overlap (no in-place transpose)");
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, r * k);
-  for (size_t i = 0; i < r; ++i)
-    for (size_t j = 0; j < k; ++j) dst[j * r + i] = src[i * k + j];
+  constexpr size_t kTile = 16;  // tiles keep both sides in cache on big matrices
+  for (size_t i0 = 0; i0 < r; i0 += kTile)
+    for (size_t j0 = 0; j0 < k; j0 += kTile)
+      for (size_t i = i0; i < std::min(r, i0 + kTile); ++i)
+        for (size_t j = j0; j < std::min(k, j0 + kTile); ++j) dst[j * r + i] = src[i * k + j];
 }
 
 // Type conversions. Fixed-point positions follow Cambricon: real = int * 2^pos.
