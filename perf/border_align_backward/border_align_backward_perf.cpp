@@ -36,7 +36,9 @@ void BM_BorderAlignBackward(benchmark::State &state) {
     border_align_backward::plain::border_align_backward(s, p.grad_output.data(), p.boxes.data(),
                                                         p.argmax_idx.data(), grad_input.data());
   });
-  mlusim::perf::set_device_counters(state, handle.last_op_report());
+  const mlusimReport_t report = handle.last_op_report();
+  mlusim::perf::set_device_counters(state, report);
+  state.counters["atomic_elems"] = report.atomic_elements;  // the design's atomic work
   mlusim::perf::set_host_counters(state, sim_ms / state.iterations(), cpu_ms);
   state.SetLabel("grad_output [2," + std::to_string(s.K()) + ",4," + std::to_string(s.C) +
                  "] pool 10");
