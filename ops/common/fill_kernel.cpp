@@ -49,8 +49,7 @@ mluOpStatus_t launch_typed(mluOpHandle_t handle, const char *api, T value, void 
   const size_t clusters = std::min(static_cast<size_t>(cluster_count()), (count + cpc - 1) / cpc);
   const cnrtDim3_t dim{static_cast<unsigned>(cpc), static_cast<unsigned>(clusters), 1};
   MLUOP_KERNEL_CHECK(api, MLUSIM_LAUNCH(MLUKernelFill<T>, dim, cnrtFuncTypeUnion1, handle->queue,
-                                        static_cast<T *>(dst), static_cast<int64_t>(count),
-                                        value));
+                                        static_cast<T *>(dst), static_cast<int64_t>(count), value));
   return MLUOP_STATUS_SUCCESS;
 }
 
@@ -67,10 +66,13 @@ mluOpStatus_t launch_fill(mluOpHandle_t handle, const char *api, mluOpDataType_t
     case MLUOP_DTYPE_FLOAT: return launch_typed(handle, api, static_cast<float>(value), dst, count);
     case MLUOP_DTYPE_INT8: return launch_typed(handle, api, static_cast<int8_t>(value), dst, count);
     case MLUOP_DTYPE_UINT8:
-    case MLUOP_DTYPE_BOOL: return launch_typed(handle, api, static_cast<uint8_t>(value), dst, count);
-    case MLUOP_DTYPE_INT16: return launch_typed(handle, api, static_cast<int16_t>(value), dst, count);
+    case MLUOP_DTYPE_BOOL:
+      return launch_typed(handle, api, static_cast<uint8_t>(value), dst, count);
+    case MLUOP_DTYPE_INT16:
+      return launch_typed(handle, api, static_cast<int16_t>(value), dst, count);
     case MLUOP_DTYPE_INT31:
-    case MLUOP_DTYPE_INT32: return launch_typed(handle, api, static_cast<int32_t>(value), dst, count);
+    case MLUOP_DTYPE_INT32:
+      return launch_typed(handle, api, static_cast<int32_t>(value), dst, count);
     case MLUOP_DTYPE_INT64:
     default:  // fill_supports let nothing else through
       return launch_typed(handle, api, static_cast<int64_t>(value), dst, count);

@@ -60,12 +60,12 @@ __mlu_func__ void transpose_tile(const T *in, T *out, const PermuteTilesParams &
 template <typename T>
 __mlu_global__ void MLUKernelPermuteRows(const T *in, T *out, PermuteRowsParams p) {
   const int64_t row_bytes = p.row_elems * sizeof(T);
-  for_each_run(p.batch, p.segments, [&](int64_t in_offset, int64_t out_offset, int64_t first,
-                                        int64_t last) {
-    __memcpy(out + out_offset + first * p.row_elems, in + in_offset + first * p.segment_in_stride,
-             row_bytes, GDRAM2GDRAM, row_bytes, p.segment_in_stride * sizeof(T),
-             last - first - 1);
-  });
+  for_each_run(p.batch, p.segments,
+               [&](int64_t in_offset, int64_t out_offset, int64_t first, int64_t last) {
+                 __memcpy(out + out_offset + first * p.row_elems,
+                          in + in_offset + first * p.segment_in_stride, row_bytes, GDRAM2GDRAM,
+                          row_bytes, p.segment_in_stride * sizeof(T), last - first - 1);
+               });
 }
 
 template <typename T>
@@ -75,18 +75,18 @@ __mlu_global__ void MLUKernelPermuteTiles(const T *in, T *out, PermuteTilesParam
   T *transposed = reinterpret_cast<T *>(nram_buffer + p.tile_bytes);
   // The task's lines are rows or columns; the other axis is taken whole.
   const int64_t extent = p.split_cols ? p.cols : p.rows;
-  for_each_run(p.batch, extent, [&](int64_t in_offset, int64_t out_offset, int64_t first,
-                                    int64_t last) {
-    const int64_t r0 = p.split_cols ? 0 : first, r1 = p.split_cols ? p.rows : last;
-    const int64_t c0 = p.split_cols ? first : 0, c1 = p.split_cols ? last : p.cols;
-    for (int64_t r = r0; r < r1; r += p.tile_rows)
-      for (int64_t c = c0; c < c1; c += p.tile_cols)
-        transpose_tile(in + in_offset, out + out_offset, p, r, std::min(p.tile_rows, r1 - r), c,
-                       std::min(p.tile_cols, c1 - c), loaded, transposed);
-  });
+  for_each_run(
+      p.batch, extent, [&](int64_t in_offset, int64_t out_offset, int64_t first, int64_t last) {
+        const int64_t r0 = p.split_cols ? 0 : first, r1 = p.split_cols ? p.rows : last;
+        const int64_t c0 = p.split_cols ? first : 0, c1 = p.split_cols ? last : p.cols;
+        for (int64_t r = r0; r < r1; r += p.tile_rows)
+          for (int64_t c = c0; c < c1; c += p.tile_cols)
+            transpose_tile(in + in_offset, out + out_offset, p, r, std::min(p.tile_rows, r1 - r), c,
+                           std::min(p.tile_cols, c1 - c), loaded, transposed);
+      });
 }
 
-#define MLUOP_PERMUTE_INSTANTIATE(T)                                           \
+#define MLUOP_PERMUTE_INSTANTIATE(T)                                        \
   template void MLUKernelPermuteRows<T>(const T *, T *, PermuteRowsParams); \
   template void MLUKernelPermuteTiles<T>(const T *, T *, PermuteTilesParams);
 MLUOP_PERMUTE_INSTANTIATE(int8_t)
@@ -167,13 +167,12 @@ cnrtRet_t launch_typed(cnrtDim3_t dim, cnrtQueue_t queue, const void *in, void *
 // Union1 over as many clusters as `lines` keeps busy, elements moved as
 // same-width integers (a permute moves bits).
 template <typename Params>
-mluOpStatus_t launch_lines(mluOpHandle_t handle, const char *api, size_t elem_bytes,
-                           int64_t lines, const void *in, void *out, const Params &p) {
+mluOpStatus_t launch_lines(mluOpHandle_t handle, const char *api, size_t elem_bytes, int64_t lines,
+                           const void *in, void *out, const Params &p) {
   const int64_t cpc = cores_per_cluster();
-  const cnrtDim3_t dim{static_cast<unsigned>(cpc),
-                       static_cast<unsigned>(std::min<int64_t>(cluster_count(),
-                                                               ceil_div(lines, cpc))),
-                       1};
+  const cnrtDim3_t dim{
+      static_cast<unsigned>(cpc),
+      static_cast<unsigned>(std::min<int64_t>(cluster_count(), ceil_div(lines, cpc))), 1};
   cnrtRet_t ret;
   switch (elem_bytes) {
     case 1: ret = launch_typed<int8_t>(dim, handle->queue, in, out, p); break;
@@ -242,7 +241,8 @@ mluOpStatus_t launch_tiles(mluOpHandle_t handle, const char *api, const void *in
   p.align = align_bytes / static_cast<int64_t>(elem_bytes);
   p.tile_bytes = static_cast<int>(PAD_DOWN(nram_size() / 2, NFU_ALIGN_SIZE));
   const int64_t tile_elems = p.tile_bytes / static_cast<int64_t>(elem_bytes);
-  const int64_t whole_tile = std::min(PAD_UP(whole, p.align), PAD_DOWN(tile_elems / p.align, p.align));
+  const int64_t whole_tile =
+      std::min(PAD_UP(whole, p.align), PAD_DOWN(tile_elems / p.align, p.align));
   const int64_t split_tile = whole_tile > 0 ? PAD_DOWN(tile_elems / whole_tile, p.align) : 0;
   MLUOP_CHECK_STATUS(api, split_tile > 0, MLUOP_STATUS_NOT_SUPPORTED,
                      "permute: {} bytes of NRAM hold no two {}x{} tiles of {}-byte elements",

@@ -29,10 +29,16 @@ cnrtRet_t launch_copy_windows(mluOpHandle_t handle, const MaskedIm2colForwardPro
   const int cpc = cores_per_cluster();
   const int clusters = std::min(cluster_count(), (pr.mask_cnt + cpc - 1) / cpc);
   const cnrtDim3_t dim{static_cast<unsigned>(cpc), static_cast<unsigned>(clusters), 1};
-  const MaskedIm2colForwardParams p{pr.height,   pr.width,    pr.channels, pr.kernel_h,
-                                    pr.kernel_w, pr.pad_h,    pr.pad_w,    pr.mask_cnt};
-  mlusim::log::op().debug("masked_im2col_forward step 3: dim ({}, {}, 1), {} masks", dim.x,
-                          dim.y, pr.mask_cnt);
+  const MaskedIm2colForwardParams p{.height = pr.height,
+                                    .width = pr.width,
+                                    .channels = pr.channels,
+                                    .kernel_h = pr.kernel_h,
+                                    .kernel_w = pr.kernel_w,
+                                    .pad_h = pr.pad_h,
+                                    .pad_w = pr.pad_w,
+                                    .mask_cnt = pr.mask_cnt};
+  mlusim::log::op().debug("masked_im2col_forward step 3: dim ({}, {}, 1), {} masks", dim.x, dim.y,
+                          pr.mask_cnt);
   return MLUSIM_LAUNCH(MLUKernelMaskedIm2colForward<T>, dim, cnrtFuncTypeUnion1, handle->queue,
                        static_cast<const T *>(feature_hwc), pr.mask_h_idx, pr.mask_w_idx,
                        static_cast<T *>(data_col_hwc), p);
@@ -54,8 +60,7 @@ mluOpStatus_t check_shapes(const char *api, mluOpHandle_t handle,
                           &mask_w = *mask_w_idx_desc, &data_col = *data_col_desc;
   MLUOP_CHECK(api, feature.layout == MLUOP_LAYOUT_NCHW, "feature layout is {}, must be NCHW",
               layout_name(feature.layout));
-  MLUOP_CHECK(api, feature.rank() == 4, "feature is {}, must have 4 dims",
-              shape_string(feature));
+  MLUOP_CHECK(api, feature.rank() == 4, "feature is {}, must have 4 dims", shape_string(feature));
   MLUOP_CHECK(api, feature.dtype == MLUOP_DTYPE_HALF || feature.dtype == MLUOP_DTYPE_FLOAT,
               "feature dtype is {}, must be half or float", dtype_name(feature.dtype));
   MLUOP_CHECK(api, data_col.dtype == feature.dtype, "data_col dtype is {}, feature's is {}",
@@ -98,8 +103,7 @@ mluOpStatus_t check_shapes(const char *api, mluOpHandle_t handle,
 }  // namespace
 
 size_t masked_im2col_forward_workspace_size(mluOpDataType_t dtype, int channels, int height,
-                                            int width, int kernel_h, int kernel_w,
-                                            int mask_cnt) {
+                                            int width, int kernel_h, int kernel_w, int mask_cnt) {
   const size_t feature_elems = size_t(channels) * height * width;
   const size_t staging_elems = size_t(mask_cnt) * kernel_h * kernel_w * channels;
   return (feature_elems + staging_elems) * dtype_size(dtype);
@@ -111,8 +115,8 @@ mluOpStatus_t masked_im2col_forward_steps(mluOpHandle_t handle, const char *api,
   const size_t elem_bytes = dtype_size(pr.dtype);
   const int window = pr.kernel_h * pr.kernel_w;
   void *feature_hwc = pr.workspace;
-  void *data_col_hwc = static_cast<char *>(pr.workspace) +
-                       size_t(pr.channels) * pr.height * pr.width * elem_bytes;
+  void *data_col_hwc =
+      static_cast<char *>(pr.workspace) + size_t(pr.channels) * pr.height * pr.width * elem_bytes;
   auto done = [&](int step, mluOpStatus_t status) {
     if (status == MLUOP_STATUS_SUCCESS && after_step) after_step(step);
     return status;
@@ -151,8 +155,8 @@ mluOpStatus_t mluOpGetMaskedIm2colForwardWorkspaceSize(
     const int kernel_h, const int kernel_w, const mluOpTensorDescriptor_t data_col_desc,
     size_t *workspace_size) {
   const char *api = "mluOpGetMaskedIm2colForwardWorkspaceSize";
-  mluOpStatus_t status = check_shapes(api, handle, feature_desc, mask_h_idx_desc,
-                                      mask_w_idx_desc, kernel_h, kernel_w, data_col_desc);
+  mluOpStatus_t status = check_shapes(api, handle, feature_desc, mask_h_idx_desc, mask_w_idx_desc,
+                                      kernel_h, kernel_w, data_col_desc);
   if (status != MLUOP_STATUS_SUCCESS) return status;
   MLUOP_CHECK(api, workspace_size != nullptr, "workspace_size is NULL");
   const mluOpTensorStruct &feature = *feature_desc;
@@ -172,27 +176,32 @@ mluOpStatus_t mluOpMaskedIm2colForward(
     const int kernel_w, const int pad_h, const int pad_w, void *workspace,
     const size_t workspace_size, const mluOpTensorDescriptor_t data_col_desc, void *data_col) {
   const char *api = "mluOpMaskedIm2colForward";
-  mluOpStatus_t status = check_shapes(api, handle, feature_desc, mask_h_idx_desc,
-                                      mask_w_idx_desc, kernel_h, kernel_w, data_col_desc);
+  mluOpStatus_t status = check_shapes(api, handle, feature_desc, mask_h_idx_desc, mask_w_idx_desc,
+                                      kernel_h, kernel_w, data_col_desc);
   if (status != MLUOP_STATUS_SUCCESS) return status;
   const mluOpTensorStruct &feature_t = *feature_desc;
-  const MaskedIm2colForwardProblem problem{
-      feature_t.dtype, feature_t.dim(1),
-      feature_t.dim(2), feature_t.dim(3),
-      kernel_h,        kernel_w,
-      pad_h,           pad_w,
-      mask_h_idx_desc->dim(0),
-      feature,         static_cast<const int32_t *>(mask_h_idx),
-      static_cast<const int32_t *>(mask_w_idx), workspace,
-      data_col};
+  const MaskedIm2colForwardProblem problem{.dtype = feature_t.dtype,
+                                           .channels = feature_t.dim(1),
+                                           .height = feature_t.dim(2),
+                                           .width = feature_t.dim(3),
+                                           .kernel_h = kernel_h,
+                                           .kernel_w = kernel_w,
+                                           .pad_h = pad_h,
+                                           .pad_w = pad_w,
+                                           .mask_cnt = mask_h_idx_desc->dim(0),
+                                           .feature = feature,
+                                           .mask_h_idx = static_cast<const int32_t *>(mask_h_idx),
+                                           .mask_w_idx = static_cast<const int32_t *>(mask_w_idx),
+                                           .workspace = workspace,
+                                           .data_col = data_col};
   if (problem.mask_cnt == 0) {
     mlusim::log::op().debug("{}: mask_cnt is 0, nothing to do", api);
     return MLUOP_STATUS_SUCCESS;
   }
 
-  const size_t needed = masked_im2col_forward_workspace_size(
-      problem.dtype, problem.channels, problem.height, problem.width, kernel_h, kernel_w,
-      problem.mask_cnt);
+  const size_t needed =
+      masked_im2col_forward_workspace_size(problem.dtype, problem.channels, problem.height,
+                                           problem.width, kernel_h, kernel_w, problem.mask_cnt);
   MLUOP_CHECK(api, workspace_size >= needed,
               "workspace_size = {} is less than the {} bytes the query asks for", workspace_size,
               needed);
@@ -207,11 +216,11 @@ mluOpStatus_t mluOpMaskedIm2colForward(
               !overlap(data_col, data_col_bytes, feature, feature_bytes) &&
                   !overlap(data_col, data_col_bytes, workspace, needed) &&
                   !overlap(workspace, needed, feature, feature_bytes),
-              "data_col {}, feature {} and workspace {} overlap (no in-place)", data_col,
-              feature, workspace);
-  mlusim::log::op().debug("{}: feature {}, {} masks, kernel {}x{}, pad ({}, {}), data_col {}",
-                          api, shape_string(feature_t), problem.mask_cnt, kernel_h, kernel_w,
-                          pad_h, pad_w, shape_string(*data_col_desc));
+              "data_col {}, feature {} and workspace {} overlap (no in-place)", data_col, feature,
+              workspace);
+  mlusim::log::op().debug("{}: feature {}, {} masks, kernel {}x{}, pad ({}, {}), data_col {}", api,
+                          shape_string(feature_t), problem.mask_cnt, kernel_h, kernel_w, pad_h,
+                          pad_w, shape_string(*data_col_desc));
 
   // mlu-ops' theory IO: every input and output once (feature, both index
   // arrays, data_col); no theory ops (a pure IO operator).

@@ -26,8 +26,7 @@ struct MaskedIm2colForwardProblem {
 // Workspace: [feature as NHWC: C*H*W][staging data_col: mask_cnt*kh*kw*C]
 // elements. The device permute tiles through NRAM and needs no scratch.
 size_t masked_im2col_forward_workspace_size(mluOpDataType_t dtype, int channels, int height,
-                                            int width, int kernel_h, int kernel_w,
-                                            int mask_cnt);
+                                            int width, int kernel_h, int kernel_w, int mask_cnt);
 
 // The four steps on handle's queue, one launch each: (1) feature NCHW -> NHWC
 // into the workspace, (2) zero the staging area, (3) copy each mask's valid

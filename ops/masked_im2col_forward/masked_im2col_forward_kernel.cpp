@@ -55,8 +55,7 @@ __mlu_global__ void MLUKernelMaskedIm2colForward(const T *feature_hwc, const int
 
 template void MLUKernelMaskedIm2colForward<half>(const half *, const int32_t *, const int32_t *,
                                                  half *, MaskedIm2colForwardParams);
-template void MLUKernelMaskedIm2colForward<float>(const float *, const int32_t *,
-                                                  const int32_t *, float *,
-                                                  MaskedIm2colForwardParams);
+template void MLUKernelMaskedIm2colForward<float>(const float *, const int32_t *, const int32_t *,
+                                                  float *, MaskedIm2colForwardParams);
 
 }  // namespace mluop

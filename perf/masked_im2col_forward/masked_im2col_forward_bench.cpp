@@ -27,8 +27,8 @@ struct Shape {
 
 // The plain CPU version: one data_col row per iteration, as mmcv's loop.
 template <typename T>
-void masked_im2col_omp(const T *feature, const Shape &s, const int32_t *h_idx,
-                       const int32_t *w_idx, T *data_col) {
+void masked_im2col_omp(const T *feature, const Shape &s, const int32_t *h_idx, const int32_t *w_idx,
+                       T *data_col) {
   const int64_t rows = int64_t{s.channels} * s.kernel * s.kernel;
 #pragma omp parallel for
   for (int64_t row = 0; row < rows; ++row) {
@@ -85,10 +85,9 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
                                            s.kernel, col_desc, &workspace_size);
   DeviceBuffer<char> workspace(workspace_size);
   auto run = [&] {
-    return mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc,
-                                    h_dev.get(), mask_desc, w_dev.get(), s.kernel, s.kernel,
-                                    s.pad, s.pad, workspace.get(), workspace_size, col_desc,
-                                    data_col.get());
+    return mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(),
+                                    mask_desc, w_dev.get(), s.kernel, s.kernel, s.pad, s.pad,
+                                    workspace.get(), workspace_size, col_desc, data_col.get());
   };
 
   double sim_ms = 0;
@@ -107,17 +106,31 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
   const mlusimReport_t report = handle.last_op_report();
   mlusim::perf::set_device_counters(state, report);
 
+  // GDRAM traffic of the four steps against mlu-ops' theory IO.
+  state.counters["traffic_x"] = report.gdram_bytes / report.theory_io_bytes;
   // The alternative theory: the windows' valid feature bytes plus data_col.
-  const double window_io = window_bytes(s, h_idx, w_idx, sizeof(T)) + double(expected.size()) * sizeof(T);
+  const double window_io =
+      window_bytes(s, h_idx, w_idx, sizeof(T)) + double(expected.size()) * sizeof(T);
   mlusimDeviceSpec_t spec;
   mlusimGetDeviceSpec(&spec);
-  state.counters["io_eff_windows"] = window_io / (report.device_time_us * 1e-6 * spec.gdram_gbps * 1e9);
+  state.counters["io_eff_windows"] =
+      window_io / (report.device_time_us * 1e-6 * spec.gdram_gbps * 1e9);
 
   // Each step's share of the device time, from its launch report.
-  const mluop::MaskedIm2colForwardProblem problem{
-      dtype,    s.channels, s.height,    s.width,       s.kernel,         s.kernel,
-      s.pad,    s.pad,      s.mask_cnt,  feature_dev.get(), h_dev.get(), w_dev.get(),
-      workspace.get(),      data_col.get()};
+  const mluop::MaskedIm2colForwardProblem problem{.dtype = dtype,
+                                                  .channels = s.channels,
+                                                  .height = s.height,
+                                                  .width = s.width,
+                                                  .kernel_h = s.kernel,
+                                                  .kernel_w = s.kernel,
+                                                  .pad_h = s.pad,
+                                                  .pad_w = s.pad,
+                                                  .mask_cnt = s.mask_cnt,
+                                                  .feature = feature_dev.get(),
+                                                  .mask_h_idx = h_dev.get(),
+                                                  .mask_w_idx = w_dev.get(),
+                                                  .workspace = workspace.get(),
+                                                  .data_col = data_col.get()};
   const char *step_names[] = {"", "step1_transpose_pct", "step2_fill_pct", "step3_windows_pct",
                               "step4_permute_pct"};
   mluop::masked_im2col_forward_steps(handle, "bench", problem, [&](int step) {
@@ -127,9 +140,8 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
   });
 
   std::vector<T> plain(expected.size());
-  const double cpu_ms = mlusim::perf::best_wall_ms(5, [&] {
-    masked_im2col_omp(feature.data(), s, h_idx.data(), w_idx.data(), plain.data());
-  });
+  const double cpu_ms = mlusim::perf::best_wall_ms(
+      5, [&] { masked_im2col_omp(feature.data(), s, h_idx.data(), w_idx.data(), plain.data()); });
   mlusim::perf::set_host_counters(state, sim_ms / double(state.iterations()), cpu_ms);
 }
 

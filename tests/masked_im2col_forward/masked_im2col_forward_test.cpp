@@ -16,8 +16,8 @@
 
 namespace {
 
-using mif_test::GuardedBuffer;
 using mif_test::first_bit_difference;
+using mif_test::GuardedBuffer;
 using mlusim::testing::DeviceBuffer;
 using mlusim::testing::Handle;
 using mlusim::testing::Random;
@@ -63,25 +63,26 @@ void expect_matches_reference(const Case &c, const std::vector<T> &feature) {
   DeviceBuffer<T> feature_dev(feature);
   DeviceBuffer<int32_t> h_dev(c.h_idx), w_dev(c.w_idx);
   size_t workspace_size = 0;
-  ASSERT_EQ(mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc,
-                                                     c.kernel_h, c.kernel_w, col_desc,
-                                                     &workspace_size),
-            MLUOP_STATUS_SUCCESS);
+  ASSERT_EQ(
+      mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc,
+                                               c.kernel_h, c.kernel_w, col_desc, &workspace_size),
+      MLUOP_STATUS_SUCCESS);
   // The formula of docs/ops/masked_im2col_forward.md: the NHWC feature and the staging data_col.
   EXPECT_EQ(workspace_size, (feature.size() + size_t(rows) * mask_cnt) * sizeof(T));
-  DeviceBuffer<char> workspace(workspace_size);
+  // Stale bytes in the workspace (NaN in half and float): the op must zero what it relies on.
+  DeviceBuffer<char> workspace(std::vector<char>(workspace_size, char(0xFF)));
   GuardedBuffer<T> data_col(size_t(rows) * mask_cnt);
 
-  ASSERT_EQ(mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc,
-                                     h_dev.get(), mask_desc, w_dev.get(), c.kernel_h, c.kernel_w,
-                                     c.pad_h, c.pad_w, workspace.get(), workspace_size, col_desc,
-                                     data_col.get()),
-            MLUOP_STATUS_SUCCESS)
+  ASSERT_EQ(
+      mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(),
+                               mask_desc, w_dev.get(), c.kernel_h, c.kernel_w, c.pad_h, c.pad_w,
+                               workspace.get(), workspace_size, col_desc, data_col.get()),
+      MLUOP_STATUS_SUCCESS)
       << mlusimGetLastError();
 
-  const std::vector<T> expected = mluop::reference::masked_im2col_forward(
-      feature, c.channels, c.height, c.width, c.h_idx, c.w_idx, c.kernel_h, c.kernel_w, c.pad_h,
-      c.pad_w);
+  const std::vector<T> expected =
+      mluop::reference::masked_im2col_forward(feature, c.channels, c.height, c.width, c.h_idx,
+                                              c.w_idx, c.kernel_h, c.kernel_w, c.pad_h, c.pad_w);
   const std::vector<T> got = data_col.download();
   const long diff = first_bit_difference(got, expected);
   EXPECT_EQ(diff, -1) << "data_col element " << diff << " (row " << diff / mask_cnt << ", mask "
@@ -111,8 +112,8 @@ double diff3_of(const Case &c, const std::vector<T> &feature) {
   DeviceBuffer<T> feature_dev(feature);
   DeviceBuffer<int32_t> h_dev(c.h_idx), w_dev(c.w_idx);
   size_t workspace_size = 0;
-  mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc,
-                                           c.kernel_h, c.kernel_w, col_desc, &workspace_size);
+  mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc, c.kernel_h,
+                                           c.kernel_w, col_desc, &workspace_size);
   DeviceBuffer<char> workspace(workspace_size);
   DeviceBuffer<T> data_col(size_t(rows) * mask_cnt);
   if (mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(),
@@ -120,9 +121,9 @@ double diff3_of(const Case &c, const std::vector<T> &feature) {
                                workspace.get(), workspace_size, col_desc,
                                data_col.get()) != MLUOP_STATUS_SUCCESS)
     return std::numeric_limits<double>::infinity();
-  const auto expected = mluop::reference::masked_im2col_forward(
-      feature, c.channels, c.height, c.width, c.h_idx, c.w_idx, c.kernel_h, c.kernel_w, c.pad_h,
-      c.pad_w);
+  const auto expected =
+      mluop::reference::masked_im2col_forward(feature, c.channels, c.height, c.width, c.h_idx,
+                                              c.w_idx, c.kernel_h, c.kernel_w, c.pad_h, c.pad_w);
   return mlusim::testing::compare(mlusim::testing::to_double(data_col.download()),
                                   mlusim::testing::to_double(expected),
                                   mlusim::testing::diff3_eps(dtype))
@@ -171,7 +172,13 @@ TYPED_TEST(MaskedIm2colForward, SmallMapWithEdgeAndNegativeMasks) {
   using T = typename TypeParam::type;
   Random rng(2);
   for (int kernel : {4, 14}) {
-    Case c{8, 8, 8, kernel, kernel, 1, 1,
+    Case c{8,
+           8,
+           8,
+           kernel,
+           kernel,
+           1,
+           1,
            {0, 7, -1, -4, 3, 8, 7, -13, 5, 20},
            {0, 7, 3, -1, -4, 2, 8, -13, 9, 20}};
     expect_matches_reference(c, random_feature<T>(c, rng));
@@ -182,8 +189,15 @@ TYPED_TEST(MaskedIm2colForward, RandomShapesAndIndexSets) {
   using T = typename TypeParam::type;
   Random rng(3);
   for (int trial = 0; trial < 12; ++trial) {
-    Case c{rng.integer(1, 70), rng.integer(1, 24), rng.integer(1, 24), rng.integer(1, 7),
-           rng.integer(1, 7),  rng.integer(-2, 4), rng.integer(-2, 4), {}, {}};
+    Case c{rng.integer(1, 70),
+           rng.integer(1, 24),
+           rng.integer(1, 24),
+           rng.integer(1, 7),
+           rng.integer(1, 7),
+           rng.integer(-2, 4),
+           rng.integer(-2, 4),
+           {},
+           {}};
     const int mask_cnt = rng.integer(1, 300);
     c.h_idx = rng.ints(mask_cnt, -c.kernel_h - 3, c.height + 3);
     c.w_idx = rng.ints(mask_cnt, -c.kernel_w - 3, c.width + 3);
@@ -197,7 +211,13 @@ TYPED_TEST(MaskedIm2colForward, IndicesFarOutsideTheFeature) {
   Random rng(4);
   const int32_t big = INT_MAX, small = INT_MIN;
   for (int pad : {0, 2, -3, INT_MAX, INT_MIN}) {
-    Case c{5, 6, 7, 3, 4, pad, pad,
+    Case c{5,
+           6,
+           7,
+           3,
+           4,
+           pad,
+           pad,
            {small, big, -1, 0, 5, 6, small, 2, big, -2},
            {big, small, 0, -1, 6, 7, small, 3, big, 9}};
     expect_matches_reference(c, random_feature<T>(c, rng));
@@ -210,9 +230,8 @@ TYPED_TEST(MaskedIm2colForward, NanInfAndSignedZeroPassThrough) {
   Random rng(5);
   Case c{3, 5, 5, 3, 3, 1, 1, {0, 2, 4, -1, 5}, {0, 2, 4, 4, -1}};
   auto feature = random_feature<T>(c, rng);
-  const T specials[] = {std::numeric_limits<T>::quiet_NaN(),
-                                std::numeric_limits<T>::infinity(),
-                                -std::numeric_limits<T>::infinity(), T(-0.0f)};
+  const T specials[] = {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                        -std::numeric_limits<T>::infinity(), T(-0.0f)};
   for (size_t i = 0; i < feature.size(); i += 3) feature[i] = specials[(i / 3) % 4];
   expect_matches_reference(c, feature);
 }
@@ -276,7 +295,8 @@ Outcome run(const Call &k) {
   TensorDesc mask_w_desc(MLUOP_LAYOUT_ARRAY, k.mask_w_dtype, k.mask_w_dims);
   TensorDesc col_desc(MLUOP_LAYOUT_ARRAY, k.col_dtype, k.col_dims);
   DeviceBuffer<float> feature(4 * 6 * 5);
-  DeviceBuffer<int32_t> mask_h(std::vector<int32_t>{0, 3, 5}), mask_w(std::vector<int32_t>{1, 2, 4});
+  DeviceBuffer<int32_t> mask_h(std::vector<int32_t>{0, 3, 5}),
+      mask_w(std::vector<int32_t>{1, 2, 4});
   GuardedBuffer<float> col(4 * 2 * 3 * 3);
   const size_t valid_workspace = (4 * 6 * 5 + 4 * 2 * 3 * 3) * sizeof(float);
   DeviceBuffer<char> workspace(k.short_workspace_buffer ? valid_workspace / 2 : valid_workspace);
@@ -320,31 +340,76 @@ TEST(MaskedIm2colForwardChecks, EveryBadParameterIsRejectedBeforeAnyLaunch) {
       {"null mask_w_idx_desc", [](Call &k) { k.null_mask_w_desc = true; }, kBad},
       {"null data_col_desc", [](Call &k) { k.null_col_desc = true; }, kBad},
       {"feature NHWC", [](Call &k) { k.feature_layout = MLUOP_LAYOUT_NHWC; }, kBad},
-      {"feature 3 dims", [](Call &k) { k.feature_dims = {4, 6, 5}; }, kBad},
-      {"feature int32",
-       [](Call &k) { k.feature_dtype = k.col_dtype = MLUOP_DTYPE_INT32; }, kBad},
+      {"feature 3 dims",
+       [](Call &k) {
+         k.feature_dims = {4, 6, 5};
+       },
+       kBad},
+      {"feature int32", [](Call &k) { k.feature_dtype = k.col_dtype = MLUOP_DTYPE_INT32; }, kBad},
       {"data_col half, feature float", [](Call &k) { k.col_dtype = MLUOP_DTYPE_HALF; }, kBad},
       {"mask_h_idx float", [](Call &k) { k.mask_h_dtype = MLUOP_DTYPE_FLOAT; }, kBad},
       {"mask_w_idx int16", [](Call &k) { k.mask_w_dtype = MLUOP_DTYPE_INT16; }, kBad},
-      {"feature batch 2", [](Call &k) { k.feature_dims = {2, 4, 6, 5}; }, kBad},
-      {"mask_h_idx 2 dims", [](Call &k) { k.mask_h_dims = {3, 1}; }, kBad},
-      {"mask_w_idx 2 dims", [](Call &k) { k.mask_w_dims = {1, 3}; }, kBad},
+      {"feature batch 2",
+       [](Call &k) {
+         k.feature_dims = {2, 4, 6, 5};
+       },
+       kBad},
+      {"mask_h_idx 2 dims",
+       [](Call &k) {
+         k.mask_h_dims = {3, 1};
+       },
+       kBad},
+      {"mask_w_idx 2 dims",
+       [](Call &k) {
+         k.mask_w_dims = {1, 3};
+       },
+       kBad},
       {"mask lengths differ", [](Call &k) { k.mask_w_dims = {2}; }, kBad},
       {"kernel_h 0", [](Call &k) { k.kernel_h = 0; }, kBad},
       {"kernel_w negative", [](Call &k) { k.kernel_w = -3; }, kBad},
-      {"data_col 3 dims", [](Call &k) { k.col_dims = {24, 3, 1}; }, kBad},
-      {"data_col dim 0 not C*kh*kw", [](Call &k) { k.col_dims = {25, 3}; }, kBad},
-      {"data_col dim 0 for swapped kernel", [](Call &k) { k.kernel_h = 4; k.kernel_w = 1; }, kBad},
-      {"data_col dim 1 not mask_cnt", [](Call &k) { k.col_dims = {24, 4}; }, kBad},
+      {"data_col 3 dims",
+       [](Call &k) {
+         k.col_dims = {24, 3, 1};
+       },
+       kBad},
+      {"data_col dim 0 not C*kh*kw",
+       [](Call &k) {
+         k.col_dims = {25, 3};
+       },
+       kBad},
+      {"data_col dim 0 for swapped kernel",
+       [](Call &k) {
+         k.kernel_h = 4;
+         k.kernel_w = 1;
+       },
+       kBad},
+      {"data_col dim 1 not mask_cnt",
+       [](Call &k) {
+         k.col_dims = {24, 4};
+       },
+       kBad},
       {"feature zero height",
-       [](Call &k) { k.feature_dims = {1, 4, 0, 5}; }, kBad},
+       [](Call &k) {
+         k.feature_dims = {1, 4, 0, 5};
+       },
+       kBad},
       {"feature zero channels, data_col zero rows",
-       [](Call &k) { k.feature_dims = {1, 0, 6, 5}; k.col_dims = {0, 3}; }, kBad},
+       [](Call &k) {
+         k.feature_dims = {1, 0, 6, 5};
+         k.col_dims = {0, 3};
+       },
+       kBad},
       {"feature 2^31 elements",
-       [](Call &k) { k.feature_dims = {1, 1 << 16, 1 << 15, 1}; k.col_dims = {6 << 16, 3}; },
+       [](Call &k) {
+         k.feature_dims = {1, 1 << 16, 1 << 15, 1};
+         k.col_dims = {6 << 16, 3};
+       },
        kUnsupported},
       {"feature beyond 32-bit byte strides",
-       [](Call &k) { k.feature_dims = {1, 1 << 15, 1 << 15, 1}; k.col_dims = {6 << 15, 3}; },
+       [](Call &k) {
+         k.feature_dims = {1, 1 << 15, 1 << 15, 1};
+         k.col_dims = {6 << 15, 3};
+       },
        kUnsupported},
       {"null feature", [](Call &k) { k.null_feature = true; }, kBad},
       {"null mask_h_idx", [](Call &k) { k.null_mask_h = true; }, kBad},
@@ -385,19 +450,19 @@ TEST(MaskedIm2colForwardChecks, WorkspaceQuery) {
   TensorDesc masks(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {3});
   TensorDesc col(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_HALF, {24, 3});
   size_t size = 0;
-  ASSERT_EQ(mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature, masks, masks, 2, 3, col,
-                                                     &size),
-            MLUOP_STATUS_SUCCESS);
+  ASSERT_EQ(
+      mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature, masks, masks, 2, 3, col, &size),
+      MLUOP_STATUS_SUCCESS);
   EXPECT_EQ(size, (4 * 6 * 5 + 24 * 3) * sizeof(_Float16));
-  EXPECT_EQ(mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature, masks, masks, 2, 3, col,
-                                                     nullptr),
-            MLUOP_STATUS_BAD_PARAM);
-  EXPECT_EQ(mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature, masks, masks, 3, 3, col,
-                                                     &size),
-            MLUOP_STATUS_BAD_PARAM);
-  EXPECT_EQ(mluOpGetMaskedIm2colForwardWorkspaceSize(nullptr, feature, masks, masks, 2, 3, col,
-                                                     &size),
-            MLUOP_STATUS_BAD_PARAM);
+  EXPECT_EQ(
+      mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature, masks, masks, 2, 3, col, nullptr),
+      MLUOP_STATUS_BAD_PARAM);
+  EXPECT_EQ(
+      mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature, masks, masks, 3, 3, col, &size),
+      MLUOP_STATUS_BAD_PARAM);
+  EXPECT_EQ(
+      mluOpGetMaskedIm2colForwardWorkspaceSize(nullptr, feature, masks, masks, 2, 3, col, &size),
+      MLUOP_STATUS_BAD_PARAM);
   TensorDesc no_masks(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {0});
   TensorDesc empty_col(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_HALF, {24, 0});
   size = 77;

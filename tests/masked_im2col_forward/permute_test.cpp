@@ -66,17 +66,16 @@ void expect_permute(const std::vector<int> &dims, const std::vector<int> &perm, 
   Handle handle;
   DeviceBuffer<T> in_dev(in);
   GuardedBuffer<T> out(in.size());
-  ASSERT_EQ(mluop::launch_permute(handle, "permute_test", in_dev.get(), out.get(), dims, perm,
-                                  sizeof(T)),
-            MLUOP_STATUS_SUCCESS)
+  ASSERT_EQ(
+      mluop::launch_permute(handle, "permute_test", in_dev.get(), out.get(), dims, perm, sizeof(T)),
+      MLUOP_STATUS_SUCCESS)
       << mlusimGetLastError();
-  EXPECT_EQ(mif_test::first_bit_difference(out.download(), permute_reference(in, dims, perm)),
-            -1);
+  EXPECT_EQ(mif_test::first_bit_difference(out.download(), permute_reference(in, dims, perm)), -1);
   EXPECT_TRUE(out.guards_intact());
 }
 
-void expect_permute_sized(size_t bytes, const std::vector<int> &dims,
-                          const std::vector<int> &perm, Random &rng) {
+void expect_permute_sized(size_t bytes, const std::vector<int> &dims, const std::vector<int> &perm,
+                          Random &rng) {
   switch (bytes) {
     case 1: return expect_permute<int8_t>(dims, perm, rng);
     case 2: return expect_permute<int16_t>(dims, perm, rng);
@@ -110,8 +109,8 @@ TEST(Permute, RandomRanksShapesAndPermutations) {
 TEST(Permute, RowMoves) {
   Random rng(13);
   expect_permute_sized(4, {3, 4, 5}, {1, 0, 2}, rng);
-  expect_permute_sized(2, {7, 33}, {0, 1}, rng);           // identity
-  expect_permute_sized(1, {1, 1, 1}, {2, 0, 1}, rng);      // one element
+  expect_permute_sized(2, {7, 33}, {0, 1}, rng);                                     // identity
+  expect_permute_sized(1, {1, 1, 1}, {2, 0, 1}, rng);                                // one element
   expect_permute_sized(8, {2, 3, 2, 2, 3, 2, 2, 5}, {6, 5, 4, 3, 2, 1, 0, 7}, rng);  // rank 8
 }
 
@@ -136,9 +135,9 @@ TEST(Permute, TinyNramTiles) {
 TEST(Permute, ZeroElementsLaunchNothing) {
   Handle handle;
   DeviceBuffer<float> in(4), out(4);
-  EXPECT_EQ(mluop::launch_permute(handle, "permute_test", in.get(), out.get(), {3, 0, 2},
-                                  {2, 0, 1}, 4),
-            MLUOP_STATUS_SUCCESS);
+  EXPECT_EQ(
+      mluop::launch_permute(handle, "permute_test", in.get(), out.get(), {3, 0, 2}, {2, 0, 1}, 4),
+      MLUOP_STATUS_SUCCESS);
   EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
 }
 

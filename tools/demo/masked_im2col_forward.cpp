@@ -54,8 +54,7 @@ mlusim::demo::Row run_case(const DemoCase &s) {
   const auto t0 = std::chrono::steady_clock::now();
   const mluOpStatus_t status = mluOpMaskedIm2colForward(
       handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(), mask_desc, w_dev.get(),
-      s.kernel, s.kernel, s.pad, s.pad, workspace.get(), workspace_size, col_desc,
-      data_col.get());
+      s.kernel, s.kernel, s.pad, s.pad, workspace.get(), workspace_size, col_desc, data_col.get());
   const double host_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
