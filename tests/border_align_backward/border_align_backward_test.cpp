@@ -42,15 +42,21 @@ struct DtypeNames {
 using Dtypes = ::testing::Types<Float, Half>;
 TYPED_TEST_SUITE(BorderAlignBackward, Dtypes, DtypeNames);
 
+// mlu-ops' diff1 and diff2 within the bar for T.
+template <typename T>
+void expect_close(const std::vector<double> &got, const std::vector<double> &want) {
+  const auto d = compare(got, want, diff3_eps(dtype_of<T>()));
+  EXPECT_LE(d.diff1, threshold(dtype_of<T>()));
+  EXPECT_LE(d.diff2, threshold(dtype_of<T>()));
+}
+
 // Runs p (its data already what a T tensor holds) and checks it against the reference.
 template <typename T>
 void expect_matches_reference(const Problem &p) {
   Handle handle;
   DeviceProblem<T> device(p);
   ASSERT_EQ(device.run(handle), MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
-  const auto d = compare(device.grad_input(), p.reference(), diff3_eps(dtype_of<T>()));
-  EXPECT_LE(d.diff1, threshold(dtype_of<T>()));
-  EXPECT_LE(d.diff2, threshold(dtype_of<T>()));
+  expect_close<T>(device.grad_input(), p.reference());
 }
 
 template <typename T>
@@ -179,9 +185,7 @@ TYPED_TEST(BorderAlignBackward, SkipsOutOfRangePointsAndIndices) {
   device.fill(std::numeric_limits<float>::quiet_NaN());
   ASSERT_EQ(device.run(handle), MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
   for (double v : device.guard_bands()) ASSERT_TRUE(std::isnan(v));
-  const auto d = compare(device.grad_input(), p.reference(), diff3_eps(dtype_of<T>()));
-  EXPECT_LE(d.diff1, threshold(dtype_of<T>()));
-  EXPECT_LE(d.diff2, threshold(dtype_of<T>()));
+  expect_close<T>(device.grad_input(), p.reference());
 }
 
 // NaN and inf are outside the contract: no crash, nothing written outside
@@ -209,9 +213,7 @@ TYPED_TEST(BorderAlignBackward, SurvivesNanAndInf) {
       want_finite.push_back(want[i]);
     }
   ASSERT_GT(want_finite.size(), want.size() / 2);
-  const auto d = compare(got_finite, want_finite, diff3_eps(dtype_of<T>()));
-  EXPECT_LE(d.diff1, threshold(dtype_of<T>()));
-  EXPECT_LE(d.diff2, threshold(dtype_of<T>()));
+  expect_close<T>(got_finite, want_finite);
 }
 
 // The device's size decides the split (cores) and deal_num (NRAM): every preset.
