@@ -238,6 +238,11 @@ mluOpStatus_t launch_tiles(mluOpHandle_t handle, const char *api, const void *in
 
   // NRAM: the loaded tile and the transposed tile, half of NRAM each.
   const int64_t align_bytes = mlusim::current_device().transpose_align_bytes;
+  MLUOP_CHECK_STATUS(api, align_bytes % static_cast<int64_t>(elem_bytes) == 0,
+                     MLUOP_STATUS_NOT_SUPPORTED,
+                     "permute: __bang_transpose's {}-byte granule holds no whole number of "
+                     "{}-byte elements",
+                     align_bytes, elem_bytes);
   p.align = align_bytes / static_cast<int64_t>(elem_bytes);
   p.tile_bytes = static_cast<int>(PAD_DOWN(nram_size() / 2, NFU_ALIGN_SIZE));
   const int64_t tile_elems = p.tile_bytes / static_cast<int64_t>(elem_bytes);

@@ -28,7 +28,7 @@ void expect_fill(mluOpDataType_t dtype, double value, T expected, size_t count) 
 }
 
 TEST(Fill, EveryDtype) {
-  for (size_t count : {1, 7, 1000, 33333}) {
+  for (size_t count : {1, 33333}) {
     expect_fill<_Float16>(MLUOP_DTYPE_HALF, 1.5, _Float16(1.5f), count);
     expect_fill<float>(MLUOP_DTYPE_FLOAT, -2.25, -2.25f, count);
     expect_fill<float>(MLUOP_DTYPE_FLOAT, 0.0, 0.0f, count);

@@ -49,9 +49,11 @@ std::vector<T> random_feature(const Case &c, Random &rng) {
 }
 
 // Runs the operator and checks data_col bit for bit against the reference,
-// its guard bands, the feature left as it was, and the op report.
+// its guard bands, the feature left as it was, and the op report. *diff3, if
+// given, receives mlu-ops' diff3 of the same result (what its gtest reports).
 template <typename T>
-void expect_matches_reference(const Case &c, const std::vector<T> &feature) {
+void expect_matches_reference(const Case &c, const std::vector<T> &feature,
+                              double *diff3 = nullptr) {
   SCOPED_TRACE(describe(c));
   const mluOpDataType_t dtype = dtype_of<T>();
   const int mask_cnt = static_cast<int>(c.h_idx.size());
@@ -97,37 +99,11 @@ void expect_matches_reference(const Case &c, const std::vector<T> &feature) {
                    double((feature.size() + size_t(rows) * mask_cnt) * sizeof(T) +
                           2 * sizeof(int32_t) * mask_cnt));
   EXPECT_GT(report.io_efficiency, 0);
-}
-
-// mlu-ops' diff3 on the same data (what its gtest would report): 0 for a pure IO operator.
-template <typename T>
-double diff3_of(const Case &c, const std::vector<T> &feature) {
-  const mluOpDataType_t dtype = dtype_of<T>();
-  const int mask_cnt = static_cast<int>(c.h_idx.size());
-  const int rows = c.channels * c.kernel_h * c.kernel_w;
-  Handle handle;
-  TensorDesc feature_desc(MLUOP_LAYOUT_NCHW, dtype, {1, c.channels, c.height, c.width});
-  TensorDesc mask_desc(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {mask_cnt});
-  TensorDesc col_desc(MLUOP_LAYOUT_ARRAY, dtype, {rows, mask_cnt});
-  DeviceBuffer<T> feature_dev(feature);
-  DeviceBuffer<int32_t> h_dev(c.h_idx), w_dev(c.w_idx);
-  size_t workspace_size = 0;
-  mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc, c.kernel_h,
-                                           c.kernel_w, col_desc, &workspace_size);
-  DeviceBuffer<char> workspace(workspace_size);
-  DeviceBuffer<T> data_col(size_t(rows) * mask_cnt);
-  if (mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(),
-                               mask_desc, w_dev.get(), c.kernel_h, c.kernel_w, c.pad_h, c.pad_w,
-                               workspace.get(), workspace_size, col_desc,
-                               data_col.get()) != MLUOP_STATUS_SUCCESS)
-    return std::numeric_limits<double>::infinity();
-  const auto expected =
-      mluop::reference::masked_im2col_forward(feature, c.channels, c.height, c.width, c.h_idx,
-                                              c.w_idx, c.kernel_h, c.kernel_w, c.pad_h, c.pad_w);
-  return mlusim::testing::compare(mlusim::testing::to_double(data_col.download()),
-                                  mlusim::testing::to_double(expected),
-                                  mlusim::testing::diff3_eps(dtype))
-      .diff3;
+  if (diff3 != nullptr)
+    *diff3 = mlusim::testing::compare(mlusim::testing::to_double(got),
+                                      mlusim::testing::to_double(expected),
+                                      mlusim::testing::diff3_eps(dtype))
+                 .diff3;
 }
 
 // `count` distinct positions of an H x W map, as a network's mask yields them.
@@ -161,8 +137,9 @@ TYPED_TEST(MaskedIm2colForward, DesignDocNetworkCases) {
     Case c{256, 20, 20, kernel, kernel, 1, 1, {}, {}};
     distinct_positions(200, 20, 20, rng, c);
     const auto feature = random_feature<T>(c, rng);
-    expect_matches_reference(c, feature);
-    EXPECT_EQ(diff3_of(c, feature), 0.0);
+    double diff3 = -1;
+    expect_matches_reference(c, feature, &diff3);
+    EXPECT_EQ(diff3, 0.0);
   }
 }
 
@@ -188,7 +165,7 @@ TYPED_TEST(MaskedIm2colForward, SmallMapWithEdgeAndNegativeMasks) {
 TYPED_TEST(MaskedIm2colForward, RandomShapesAndIndexSets) {
   using T = typename TypeParam::type;
   Random rng(3);
-  for (int trial = 0; trial < 12; ++trial) {
+  for (int trial = 0; trial < 8; ++trial) {
     Case c{rng.integer(1, 70),
            rng.integer(1, 24),
            rng.integer(1, 24),
@@ -240,7 +217,7 @@ TYPED_TEST(MaskedIm2colForward, NanInfAndSignedZeroPassThrough) {
 TYPED_TEST(MaskedIm2colForward, MaskCountsAroundTheCoreCount) {
   using T = typename TypeParam::type;
   Random rng(6);
-  for (int mask_cnt : {1, 3, 5, 31, 33, 1000}) {
+  for (int mask_cnt : {1, 5, 33, 1000}) {
     Case c{9, 12, 10, 3, 2, 1, 0, {}, {}};
     c.h_idx = rng.ints(mask_cnt, -1, 12);
     c.w_idx = rng.ints(mask_cnt, -1, 10);

@@ -132,6 +132,16 @@ TEST(Permute, TinyNramTiles) {
   expect_permute_sized(2, {1, 70, 9, 11}, {0, 2, 3, 1}, rng);
 }
 
+// A device whose transpose granule is narrower than the element: refused, not divided by zero.
+TEST(Permute, TransposeGranuleNarrowerThanAnElementIsNotSupported) {
+  mif_test::ScopedDevice device([](mlusimDeviceSpec_t &s) { s.transpose_align_bytes = 4; });
+  Handle handle;
+  DeviceBuffer<int64_t> in(24), out(24);
+  EXPECT_EQ(mluop::launch_permute(handle, "permute_test", in.get(), out.get(), {4, 6}, {1, 0}, 8),
+            MLUOP_STATUS_NOT_SUPPORTED);
+  EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
+}
+
 TEST(Permute, ZeroElementsLaunchNothing) {
   Handle handle;
   DeviceBuffer<float> in(4), out(4);
