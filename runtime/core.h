@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "mlusim.h"
@@ -99,6 +100,13 @@ struct CoreContext {
 
 namespace detail {
 extern thread_local CoreContext *tls_core;
+
+// Integer view of T's bits (bitwise intrinsics, atomics on half).
+template <typename T>
+using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
+                                std::conditional_t<sizeof(T) == 2, uint16_t,
+                                                   std::conditional_t<sizeof(T) == 4, uint32_t,
+                                                                      uint64_t>>>;
 
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,

@@ -116,12 +116,31 @@ T atomic_add_element(T *dst, T value) {
 }
 }  // namespace mlusim::detail
 
+namespace mlusim::detail {
+// Adding +0.0 changes nothing but a -0.0 (to +0.0); skipping it is one valid
+// ordering of the concurrent adds, and saves the compare-and-swap that masked
+// lanes (most lanes of border_align_backward's adds) would cost.
+template <typename T>
+bool adds_nothing(const T *dst, T value) {
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) {
+    Bits<T> v, d;
+    std::memcpy(&v, &value, sizeof(T));
+    std::memcpy(&d, dst, sizeof(T));
+    return v == 0 && d != Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
+  } else {
+    return value == T(0);
+  }
+}
+}  // namespace mlusim::detail
+
 // Adds `count` elements from NRAM into GDRAM atomically (element-wise).
 template <typename T>
 void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
   mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
                                  sizeof(T) * static_cast<size_t>(count), count);
-  for (int i = 0; i < count; ++i) mlusim::detail::atomic_add_element(gdram_dst + i, nram_src[i]);
+  for (int i = 0; i < count; ++i)
+    if (!mlusim::detail::adds_nothing(gdram_dst + i, nram_src[i]))
+      mlusim::detail::atomic_add_element(gdram_dst + i, nram_src[i]);
 }
 // The spelling of the design documents' pseudo-code.
 template <typename T>

@@ -84,12 +84,6 @@ void convert(const char *op, Dst *dst, const Src *src, int count, F f) {
   for (size_t i = 0; i < n; ++i) dst[i] = f(src[i]);
 }
 
-// Integer view of T's bits, for the bitwise intrinsics on any dtype.
-template <typename T>
-using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
-                                std::conditional_t<sizeof(T) == 2, uint16_t,
-                                                   std::conditional_t<sizeof(T) == 4, uint32_t,
-                                                                      uint64_t>>>;
 template <typename T, typename F>
 T bitwise(T x, T y, F f) {
   Bits<T> bx, by;
