@@ -46,11 +46,11 @@ Problem make(mluOpDataType_t dtype, const Shape &s, uint32_t seed) {
   return p;
 }
 
-class Accuracy : public ::testing::TestWithParam<mluOpDataType_t> {};
+class DeformRoiPoolForwardAccuracy : public ::testing::TestWithParam<mluOpDataType_t> {};
 
 // Channels that fit in one pass: a tail (37, 100: padded slices, one copy per
 // corner row) and whole aligned vectors (64, 256: one copy per sample).
-TEST_P(Accuracy, ChannelsInOnePass) {
+TEST_P(DeformRoiPoolForwardAccuracy, ChannelsInOnePass) {
   const Shape shapes[] = {
       {2, 13, 17, 37, 9, 3, 4, 0.5f, 0, 0.1f, true, 4, 30, 0},
       {1, 20, 24, 64, 6, 7, 7, 0.25f, 2, 0.7f, false, 16, 90, 0},
@@ -63,7 +63,7 @@ TEST_P(Accuracy, ChannelsInOnePass) {
 
 // Channels beyond 8 * channels + channels_align of NRAM: several passes, the
 // last one a padded remainder (MLU370: 18176 float / 36352 half per pass).
-TEST_P(Accuracy, ChannelSplit) {
+TEST_P(DeformRoiPoolForwardAccuracy, ChannelSplit) {
   const int channels = GetParam() == MLUOP_DTYPE_HALF ? 36352 + 45 : 18176 * 2 + 3;
   expect_matches_reference(make(GetParam(), {1, 4, 5, channels, 2, 2, 2, 0.5f, 0, 0.3f, true, 2, 9, 0}, 7));
   expect_matches_reference(make(GetParam(), {2, 3, 3, channels, 1, 1, 2, 1.0f, 2, 1.0f, false, 1, 4, 1}, 8));
@@ -71,7 +71,7 @@ TEST_P(Accuracy, ChannelSplit) {
 
 // Rois sticking out of the map or wholly outside it (zeros by mmcv's border
 // rule), large offsets with gamma > 1, and spatial_scale < 1.
-TEST_P(Accuracy, RoisOffTheMap) {
+TEST_P(DeformRoiPoolForwardAccuracy, RoisOffTheMap) {
   const Shape shapes[] = {
       {2, 10, 12, 48, 40, 4, 3, 0.25f, 0, 2.0f, true, 8, 80, 60},
       {1, 9, 7, 33, 30, 3, 3, 0.5f, 2, 1.0f, false, 2, 40, 30},
@@ -82,7 +82,7 @@ TEST_P(Accuracy, RoisOffTheMap) {
 
 // Random shapes: every parameter drawn, including 1x1 maps, 1 channel and
 // pooled sizes that are not square.
-TEST_P(Accuracy, RandomShapes) {
+TEST_P(DeformRoiPoolForwardAccuracy, RandomShapes) {
   Random rng(GetParam() == MLUOP_DTYPE_HALF ? 101 : 202);
   const float scales[] = {1.0f, 0.5f, 0.25f, 0.125f, 0.0625f};
   for (int i = 0; i < 8; ++i) {
@@ -105,7 +105,7 @@ TEST_P(Accuracy, RandomShapes) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(DeformRoiPoolForward, Accuracy,
+INSTANTIATE_TEST_SUITE_P(DeformRoiPoolForward, DeformRoiPoolForwardAccuracy,
                          ::testing::Values(MLUOP_DTYPE_FLOAT, MLUOP_DTYPE_HALF),
                          [](const auto &info) {
                            return std::string(info.param == MLUOP_DTYPE_HALF ? "half" : "float");

@@ -56,7 +56,7 @@ constexpr int kB = 2, kH = 6, kW = 7, kC = 8, kR = 3, kPH = 2, kPW = 3;
 
 // A valid call (input [2,6,7,8], rois [3,5], offset [3,2,2,3], output
 // [3,2,3,8], float) that each test breaks in one place.
-class BadParam : public ::testing::Test {
+class DeformRoiPoolForwardBadParam : public ::testing::Test {
  protected:
   static std::unique_ptr<TensorDesc> desc(mluOpTensorLayout_t layout, mluOpDataType_t dtype,
                                           std::vector<int> dims) {
@@ -95,9 +95,9 @@ class BadParam : public ::testing::Test {
   int pooled_height = kPH, pooled_width = kPW;
 };
 
-TEST_F(BadParam, ValidCallSucceeds) { EXPECT_EQ(call(), MLUOP_STATUS_SUCCESS); }
+TEST_F(DeformRoiPoolForwardBadParam, ValidCallSucceeds) { EXPECT_EQ(call(), MLUOP_STATUS_SUCCESS); }
 
-TEST_F(BadParam, NullHandleAndDescriptors) {
+TEST_F(DeformRoiPoolForwardBadParam, NullHandleAndDescriptors) {
   handle_arg = nullptr;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"handle"});
   handle_arg = handle;
@@ -111,7 +111,7 @@ TEST_F(BadParam, NullHandleAndDescriptors) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"output_desc"});
 }
 
-TEST_F(BadParam, Ranks) {
+TEST_F(DeformRoiPoolForwardBadParam, Ranks) {
   auto in3 = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {kB, kH, kW * kC});
   input_desc = *in3;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"input rank", "3"});
@@ -125,7 +125,7 @@ TEST_F(BadParam, Ranks) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"rois rank", "3"});
 }
 
-TEST_F(BadParam, Layouts) {
+TEST_F(DeformRoiPoolForwardBadParam, Layouts) {
   auto in = desc(MLUOP_LAYOUT_NCHW, MLUOP_DTYPE_FLOAT, {kB, kH, kW, kC});
   input_desc = *in;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"input layout", "NCHW"});
@@ -135,7 +135,7 @@ TEST_F(BadParam, Layouts) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"output layout", "ARRAY"});
 }
 
-TEST_F(BadParam, Dtypes) {
+TEST_F(DeformRoiPoolForwardBadParam, Dtypes) {
   auto in = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_INT32, {kB, kH, kW, kC});
   input_desc = *in;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"input dtype", "int32"});
@@ -149,7 +149,7 @@ TEST_F(BadParam, Dtypes) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"output dtype", "half"});
 }
 
-TEST_F(BadParam, RoisShape) {
+TEST_F(DeformRoiPoolForwardBadParam, RoisShape) {
   auto rois4 = desc(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_FLOAT, {kR, 4});
   rois_desc = *rois4;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"rois dims[1]", "4"});
@@ -159,7 +159,7 @@ TEST_F(BadParam, RoisShape) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"rois number", "4", "3"});
 }
 
-TEST_F(BadParam, PooledSizes) {
+TEST_F(DeformRoiPoolForwardBadParam, PooledSizes) {
   pooled_height = 0;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"pooled_height", "0"});
   pooled_height = kPH, pooled_width = -1;
@@ -173,13 +173,13 @@ TEST_F(BadParam, PooledSizes) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"output dims[2]", "5", "3"});
 }
 
-TEST_F(BadParam, Channels) {
+TEST_F(DeformRoiPoolForwardBadParam, Channels) {
   auto out = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {kR, kPH, kPW, kC + 1});
   output_desc = *out;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"channels", "8", "9"});
 }
 
-TEST_F(BadParam, Offset) {
+TEST_F(DeformRoiPoolForwardBadParam, Offset) {
   auto half = desc(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_HALF, {kR, 2, kPH, kPW});
   offset_desc = *half;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"offset dtype", "half"});
@@ -203,7 +203,7 @@ TEST_F(BadParam, Offset) {
 }
 
 // Tensors of 2^31 elements or more are NOT_SUPPORTED (mlu-ops' TENSOR_NUM_CHECK).
-TEST_F(BadParam, LargeTensors) {
+TEST_F(DeformRoiPoolForwardBadParam, LargeTensors) {
   auto in = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {2, 32768, 32768, 1});
   auto out = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {kR, kPH, kPW, 1});
   input_desc = *in, output_desc = *out;
@@ -220,7 +220,7 @@ TEST_F(BadParam, LargeTensors) {
 }
 
 // The kernel's strided copies take int byte strides: a 2 GB input row is refused.
-TEST_F(BadParam, RowTooLongForStridedCopies) {
+TEST_F(DeformRoiPoolForwardBadParam, RowTooLongForStridedCopies) {
   auto in = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {1, 1, 2, 1 << 28});
   auto out = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {kR, 1, 1, 1 << 28});
   input_desc = *in, output_desc = *out;
@@ -230,7 +230,7 @@ TEST_F(BadParam, RowTooLongForStridedCopies) {
 }
 
 // Zero elements (1.1): empty batch, rois or channels are BAD_PARAM.
-TEST_F(BadParam, ZeroElements) {
+TEST_F(DeformRoiPoolForwardBadParam, ZeroElements) {
   auto in0 = desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, {0, kH, kW, kC});
   input_desc = *in0;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"input batches is 0"});
@@ -246,7 +246,7 @@ TEST_F(BadParam, ZeroElements) {
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"output has no elements", "[3,2,3,0]"});
 }
 
-TEST_F(BadParam, Pointers) {
+TEST_F(DeformRoiPoolForwardBadParam, Pointers) {
   input = nullptr;
   expect_rejected(MLUOP_STATUS_BAD_PARAM, {"input = "});
   input = input_buf.get();
