@@ -73,8 +73,11 @@ mluOpStatus_t MLUOP_WIN_API mluOpDestroyTensorDescriptor(mluOpTensorDescriptor_t
 
 /* psamask (PSANet). x [N,H,W,h_mask*w_mask] -> y [N,H,W,H*W], NHWC, float.
  * psa_type 0 = COLLECT, 1 = DISTRIBUTE; positions no mask window reaches are 0.
- * BAD_PARAM on any shape/layout/dtype mismatch; zero elements: SUCCESS, nothing
- * launched; NOT_SUPPORTED when one output row no longer fits NRAM. */
+ * Returns SUCCESS; BAD_PARAM for a null handle/descriptor/pointer, an unknown
+ * device pointer, psa_type not 0/1, a non-positive mask, or any shape, layout or
+ * dtype mismatch (one log line names it); SUCCESS with nothing launched for zero
+ * elements; NOT_SUPPORTED when one point no longer fits NRAM or a tensor has
+ * 2^31 elements or more; EXECUTION_FAILED when the kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpPsamaskForward(mluOpHandle_t handle, const int psa_type,
                                                 const mluOpTensorDescriptor_t x_desc,
                                                 const void *x, const int h_mask,
@@ -90,7 +93,11 @@ mluOpStatus_t MLUOP_WIN_API mluOpPsamaskBackward(mluOpHandle_t handle, const int
 
 /* Gradient of mmcv's border_align. grad_output [N,K,4,C] NHWC, boxes [N,K,4]
  * (x0,y0,x1,y1), argmax_idx [N,K,4,C] int32 NHWC -> grad_input [N,H,W,4C] NHWC
- * (zeroed, then accumulated with atomic adds). half/float. */
+ * (zeroed on the device, then accumulated with atomic adds). half/float.
+ * argmax values outside [0, pool_size] and points off the map contribute nothing.
+ * Returns SUCCESS; BAD_PARAM for null or unknown pointers, any shape, layout or
+ * dtype mismatch, pool_size <= 0, or zero elements; NOT_SUPPORTED for tensors of
+ * 2^31 elements or more; EXECUTION_FAILED when a kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpBorderAlignBackward(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
     const void *grad_output, const mluOpTensorDescriptor_t boxes_desc, const void *boxes,
@@ -99,7 +106,13 @@ mluOpStatus_t MLUOP_WIN_API mluOpBorderAlignBackward(
     void *grad_input);
 
 /* mmcv's DeformRoIPool forward. input [B,H,W,C] NHWC, rois [R,5]
- * (batch, x1, y1, x2, y2), offset [R,2,ph,pw] or NULL -> output [R,ph,pw,C]. half/float. */
+ * (batch, x1, y1, x2, y2), offset [R,2,ph,pw] or NULL (with its descriptor) ->
+ * output [R,ph,pw,C]. half/float. sampling_ratio 0 is adaptive; a roi whose batch
+ * index is outside [0, B) yields zeros. Returns SUCCESS (also for H or W zero:
+ * the output is zeros); BAD_PARAM for null or unknown pointers, offset and its
+ * descriptor not both given, any shape, layout or dtype mismatch, pooled sizes
+ * <= 0, or B, R or C zero; NOT_SUPPORTED for tensors of 2^31 elements or more;
+ * EXECUTION_FAILED when the kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpDeformRoiPoolForward(
     const mluOpHandle_t handle, const mluOpTensorDescriptor_t input_desc, const void *input,
     const mluOpTensorDescriptor_t rois_desc, const void *rois,
@@ -109,14 +122,19 @@ mluOpStatus_t MLUOP_WIN_API mluOpDeformRoiPoolForward(
 
 /* Gradient of PointNet++'s three_interpolate. grad_output [B,C,N], indices [B,N,3]
  * int32, weights [B,N,3] -> grad_features [B,C,M], ARRAY layout, half/float.
- * Indices outside [0, M) contribute nothing. */
+ * Indices outside [0, M) contribute nothing. Returns SUCCESS (also for M zero,
+ * writing nothing); BAD_PARAM for null or unknown pointers, any shape, layout or
+ * dtype mismatch, or B, C or N zero; NOT_SUPPORTED for tensors of 2^31 elements
+ * or more; EXECUTION_FAILED when the kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpThreeInterpolateBackward(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
     const void *grad_output, const mluOpTensorDescriptor_t indices_desc, const void *indices,
     const mluOpTensorDescriptor_t weights_desc, const void *weights,
     const mluOpTensorDescriptor_t grad_features_desc, void *grad_features);
 
-/* Workspace bytes mluOpMaskedIm2colForward needs for these shapes. */
+/* Workspace bytes mluOpMaskedIm2colForward needs for these shapes:
+ * (C*H*W + mask_cnt*kernel_h*kernel_w*C) * sizeof(dtype); 0 when mask_cnt is 0.
+ * Same checks and status codes as mluOpMaskedIm2colForward's shapes. */
 mluOpStatus_t MLUOP_WIN_API mluOpGetMaskedIm2colForwardWorkspaceSize(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t feature_desc,
     const mluOpTensorDescriptor_t mask_h_idx_desc,
@@ -124,7 +142,13 @@ mluOpStatus_t MLUOP_WIN_API mluOpGetMaskedIm2colForwardWorkspaceSize(
     const mluOpTensorDescriptor_t data_col_desc, size_t *workspace_size);
 
 /* mmcv's masked_im2col. feature [1,C,H,W] NCHW, mask_h_idx/mask_w_idx [mask_cnt]
- * int32 -> data_col [C*kernel_h*kernel_w, mask_cnt] ARRAY; zero outside the feature. */
+ * int32 -> data_col [C*kernel_h*kernel_w, mask_cnt] ARRAY; zero outside the feature
+ * (any index or pad is safe). Four device steps on the handle's queue: transpose,
+ * fill, per-mask strided copy, permute. Returns SUCCESS (with nothing written when
+ * mask_cnt is 0); BAD_PARAM for null or unknown pointers, a workspace NULL or
+ * smaller than the query, any shape, layout or dtype mismatch, kernel sizes <= 0,
+ * or zero feature elements; NOT_SUPPORTED for tensors of 2^31 elements or bytes
+ * or more; EXECUTION_FAILED when a kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpMaskedIm2colForward(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t feature_desc, const void *feature,
     const mluOpTensorDescriptor_t mask_h_idx_desc, const void *mask_h_idx,
