@@ -30,8 +30,10 @@ mluOpStatus_t check_tensor(const char *name, const mluOpTensorStruct &t) {
 mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTensorStruct &indices,
                            const mluOpTensorStruct &weights,
                            const mluOpTensorStruct &grad_features) {
-  for (auto [name, t] : {std::pair{"grad_output", &grad_output}, {"indices", &indices},
-                         {"weights", &weights}, {"grad_features", &grad_features}})
+  for (auto [name, t] : {std::pair{"grad_output", &grad_output},
+                         {"indices", &indices},
+                         {"weights", &weights},
+                         {"grad_features", &grad_features}})
     if (mluOpStatus_t st = check_tensor(name, *t); st != MLUOP_STATUS_SUCCESS) return st;
 
   MLUOP_CHECK(kApi, grad_output.dtype == weights.dtype,
@@ -42,8 +44,7 @@ mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTens
   MLUOP_CHECK(kApi, weights.dtype == grad_features.dtype,
               "weights dtype is {} and grad_features dtype is {}: must be equal",
               mluop::dtype_name(weights.dtype), mluop::dtype_name(grad_features.dtype));
-  MLUOP_CHECK(kApi,
-              grad_output.dtype == MLUOP_DTYPE_HALF || grad_output.dtype == MLUOP_DTYPE_FLOAT,
+  MLUOP_CHECK(kApi, grad_output.dtype == MLUOP_DTYPE_HALF || grad_output.dtype == MLUOP_DTYPE_FLOAT,
               "grad_output dtype is {}, must be half or float",
               mluop::dtype_name(grad_output.dtype));
 
@@ -54,17 +55,19 @@ mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTens
               mluop::shape_string(indices), mluop::shape_string(weights));
   MLUOP_CHECK(kApi, weights.dim(2) == tib::kNeighbours, "weights is {}: last dim must be 3",
               mluop::shape_string(weights));
-  MLUOP_CHECK(kApi,
-              grad_output.dim(0) == grad_features.dim(0) &&
-                  grad_output.dim(1) == grad_features.dim(1),
-              "grad_output is {} and grad_features is {}: B and C must be equal",
-              mluop::shape_string(grad_output), mluop::shape_string(grad_features));
+  MLUOP_CHECK(
+      kApi,
+      grad_output.dim(0) == grad_features.dim(0) && grad_output.dim(1) == grad_features.dim(1),
+      "grad_output is {} and grad_features is {}: B and C must be equal",
+      mluop::shape_string(grad_output), mluop::shape_string(grad_features));
   MLUOP_CHECK(kApi, grad_output.dim(2) == indices.dim(1),
               "grad_output is {} and indices is {}: N must be equal",
               mluop::shape_string(grad_output), mluop::shape_string(indices));
 
-  for (auto [name, t] : {std::pair{"grad_output", &grad_output}, {"indices", &indices},
-                         {"weights", &weights}, {"grad_features", &grad_features}})
+  for (auto [name, t] : {std::pair{"grad_output", &grad_output},
+                         {"indices", &indices},
+                         {"weights", &weights},
+                         {"grad_features", &grad_features}})
     MLUOP_CHECK_STATUS(kApi, elements(*t) < kMaxElements, MLUOP_STATUS_NOT_SUPPORTED,
                        "{} is {}: {} elements, must be fewer than 2^31", name,
                        mluop::shape_string(*t), elements(*t));
@@ -90,41 +93,37 @@ mluOpStatus_t launch(mluOpHandle_t handle, const tib::Shape &shape, const void *
   const int cores = mluop::cores_per_cluster();
   const int64_t clusters = std::min<int64_t>(mluop::cluster_count(), tib::ceil_div(tasks, cores));
   const cnrtDim3_t dim{static_cast<unsigned>(cores), static_cast<unsigned>(clusters), 1};
-  mlusim::log::op().debug("[{}] B={} C={} N={} M={} {}: No={} Co={} Mo={}, {} tasks, dim ({}, {}, 1)",
-                          kApi, shape.b, shape.c, shape.n, shape.m, mluop::dtype_name(dtype),
-                          tiles.n, tiles.c, tiles.m, tasks, dim.x, dim.y);
+  mlusim::log::op().debug(
+      "[{}] B={} C={} N={} M={} {}: No={} Co={} Mo={}, {} tasks, dim ({}, {}, 1)", kApi, shape.b,
+      shape.c, shape.n, shape.m, mluop::dtype_name(dtype), tiles.n, tiles.c, tiles.m, tasks, dim.x,
+      dim.y);
 
   // mlu-ops' theory: IO = every tensor's bytes, ops = 9 * B * C * N (for each
   // of 3 neighbours a multiply, a transpose and an add per grad_output element).
   const double theory_ops = 9.0 * shape.b * shape.c * shape.n;
   mlusim::OpScope scope(handle->queue, "three_interpolate_backward", theory_io, theory_ops, dtype);
-  MLUOP_KERNEL_CHECK(kApi, MLUSIM_LAUNCH(tib::MLUKernelThreeInterpolateBackward<T>, dim,
-                                         cnrtFuncTypeUnion1, handle->queue,
-                                         static_cast<const T *>(grad_output),
-                                         static_cast<const int32_t *>(indices),
-                                         static_cast<const T *>(weights),
-                                         static_cast<T *>(grad_features), shape, tiles));
+  MLUOP_KERNEL_CHECK(
+      kApi, MLUSIM_LAUNCH(tib::MLUKernelThreeInterpolateBackward<T>, dim, cnrtFuncTypeUnion1,
+                          handle->queue, static_cast<const T *>(grad_output),
+                          static_cast<const int32_t *>(indices), static_cast<const T *>(weights),
+                          static_cast<T *>(grad_features), shape, tiles));
   return MLUOP_STATUS_SUCCESS;
 }
 
 }  // namespace
 
-mluOpStatus_t mluOpThreeInterpolateBackward(mluOpHandle_t handle,
-                                            const mluOpTensorDescriptor_t grad_output_desc,
-                                            const void *grad_output,
-                                            const mluOpTensorDescriptor_t indices_desc,
-                                            const void *indices,
-                                            const mluOpTensorDescriptor_t weights_desc,
-                                            const void *weights,
-                                            const mluOpTensorDescriptor_t grad_features_desc,
-                                            void *grad_features) {
+mluOpStatus_t mluOpThreeInterpolateBackward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc, const void *grad_output,
+    const mluOpTensorDescriptor_t indices_desc, const void *indices,
+    const mluOpTensorDescriptor_t weights_desc, const void *weights,
+    const mluOpTensorDescriptor_t grad_features_desc, void *grad_features) {
   MLUOP_CHECK(kApi, handle != nullptr, "handle is NULL");
   MLUOP_CHECK(kApi, grad_output_desc != nullptr, "grad_output_desc is NULL");
   MLUOP_CHECK(kApi, indices_desc != nullptr, "indices_desc is NULL");
   MLUOP_CHECK(kApi, weights_desc != nullptr, "weights_desc is NULL");
   MLUOP_CHECK(kApi, grad_features_desc != nullptr, "grad_features_desc is NULL");
-  if (mluOpStatus_t st = check_params(*grad_output_desc, *indices_desc, *weights_desc,
-                                      *grad_features_desc);
+  if (mluOpStatus_t st =
+          check_params(*grad_output_desc, *indices_desc, *weights_desc, *grad_features_desc);
       st != MLUOP_STATUS_SUCCESS)
     return st;
 

@@ -10,6 +10,7 @@
 // 8-9). Then the accumulator is stored once (step 11). Cores loop over their
 // tasks (step 13).
 #include "ops/three_interpolate_backward/three_interpolate_backward_kernel.h"
+
 #include "runtime/bang.h"
 
 namespace three_interpolate_backward {
@@ -158,9 +159,9 @@ void run_task(const Nram<T> &nram, const T *grad_output, const int32_t *indices,
 }  // namespace
 
 template <typename T>
-__mlu_global__ void MLUKernelThreeInterpolateBackward(const T *grad_output,
-                                                      const int32_t *indices, const T *weights,
-                                                      T *grad_features, Shape shape, Tiles tiles) {
+__mlu_global__ void MLUKernelThreeInterpolateBackward(const T *grad_output, const int32_t *indices,
+                                                      const T *weights, T *grad_features,
+                                                      Shape shape, Tiles tiles) {
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   const Nram<T> nram = carve<T>(nram_buffer, plan_nram<T>(tiles));
   // Step 1: tasks over B x ceil(M / Mo), a contiguous block per core (step 13).

@@ -97,7 +97,10 @@ int64_t largest_fitting(int64_t k_max, Fits fits) {
   int64_t lo = 0, hi = k_max;
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo + 1) / 2;
-    if (fits(mid)) lo = mid; else hi = mid - 1;
+    if (fits(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -163,7 +166,8 @@ struct TaskRange {
 };
 inline TaskRange tasks_of(int64_t tasks, int task_id, int task_dim) {
   const int64_t base = tasks / task_dim, rem = tasks % task_dim;
-  return TaskRange{task_id * base + std::min<int64_t>(task_id, rem), base + (task_id < rem ? 1 : 0)};
+  return TaskRange{task_id * base + std::min<int64_t>(task_id, rem),
+                   base + (task_id < rem ? 1 : 0)};
 }
 
 // ---- The kernel (Union1, dim = (cores per cluster, clusters with tasks, 1)) ----
@@ -177,10 +181,8 @@ void MLUKernelThreeInterpolateBackward(const T *grad_output, const int32_t *indi
                                        Tiles tiles);
 
 extern template void MLUKernelThreeInterpolateBackward<float>(const float *, const int32_t *,
-                                                              const float *, float *, Shape,
-                                                              Tiles);
-extern template void MLUKernelThreeInterpolateBackward<_Float16>(const _Float16 *,
-                                                                 const int32_t *,
+                                                              const float *, float *, Shape, Tiles);
+extern template void MLUKernelThreeInterpolateBackward<_Float16>(const _Float16 *, const int32_t *,
                                                                  const _Float16 *, _Float16 *,
                                                                  Shape, Tiles);
 

@@ -24,7 +24,8 @@ std::vector<double> reference_batch(const std::vector<T> &grad_output,
       for (int k = 0; k < 3; ++k) {
         const size_t at = neighbours + size_t(p) * 3 + k;
         const int32_t i = indices[at];
-        if (i >= 0 && i < m) out[i] += static_cast<double>(in[p]) * static_cast<double>(weights[at]);
+        if (i >= 0 && i < m)
+          out[i] += static_cast<double>(in[p]) * static_cast<double>(weights[at]);
       }
   }
   return grad_features;

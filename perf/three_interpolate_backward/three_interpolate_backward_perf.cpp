@@ -28,9 +28,9 @@ struct Case {
 };
 // grad_output [b, c, n], grad_features [b, c, m].
 constexpr Case kCases[] = {
-    {"case1", 16, 512, 64, 16},   {"case2", 16, 256, 256, 64},    {"case3", 16, 256, 1024, 256},
-    {"case4", 16, 128, 4096, 1024}, {"case5", 16, 16, 64, 512},   {"case6", 16, 64, 256, 256},
-    {"case7", 16, 1024, 4096, 128}, {"case8", 16, 1, 128, 1024},  {"case9", 16, 128, 512, 256},
+    {"case1", 16, 512, 64, 16},     {"case2", 16, 256, 256, 64}, {"case3", 16, 256, 1024, 256},
+    {"case4", 16, 128, 4096, 1024}, {"case5", 16, 16, 64, 512},  {"case6", 16, 64, 256, 256},
+    {"case7", 16, 1024, 4096, 128}, {"case8", 16, 1, 128, 1024}, {"case9", 16, 128, 512, 256},
     {"case10", 16, 512, 2048, 128},
 };
 
@@ -87,10 +87,9 @@ void run_case(benchmark::State &state, const Case &k) {
   DeviceBuffer<int32_t> d_indices(indices);
   DeviceBuffer<T> d_grad_features(size_t(k.b) * k.c * k.m);
   auto simulate = [&] {
-    return mluOpThreeInterpolateBackward(handle, grad_output_desc, d_grad_output.get(),
-                                         indices_desc, d_indices.get(), weights_desc,
-                                         d_weights.get(), grad_features_desc,
-                                         d_grad_features.get());
+    return mluOpThreeInterpolateBackward(
+        handle, grad_output_desc, d_grad_output.get(), indices_desc, d_indices.get(), weights_desc,
+        d_weights.get(), grad_features_desc, d_grad_features.get());
   };
 
   if (simulate() != MLUOP_STATUS_SUCCESS) {
@@ -101,9 +100,9 @@ void run_case(benchmark::State &state, const Case &k) {
                           tib::reference(grad_output, indices, weights, k.b, k.c, k.n, k.m),
                           diff3_eps(kDtype<T>));
   if (!(d.diff1 <= kThreshold<T> && d.diff2 <= kThreshold<T>)) {
-    state.SkipWithError(("accuracy: diff1 " + std::to_string(d.diff1) + " diff2 " +
-                         std::to_string(d.diff2))
-                            .c_str());
+    state.SkipWithError(
+        ("accuracy: diff1 " + std::to_string(d.diff1) + " diff2 " + std::to_string(d.diff2))
+            .c_str());
     return;
   }
 

@@ -4,7 +4,6 @@
 // grad_features sits between guard bands filled with a sentinel, as do its
 // unwritten elements: a missed element or a stray write fails the comparison.
 #include <gtest/gtest.h>
-
 #include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
@@ -81,9 +80,8 @@ class Call {
     DeviceBuffer<int32_t> indices(in.indices);
     check_cnrt(cnrtMemset(guarded_.get(), 0xFF, guarded_.bytes()), "cnrtMemset");
     status = mluOpThreeInterpolateBackward(handle_, grad_output_desc, grad_output.get(),
-                                           indices_desc, indices.get(), weights_desc,
-                                           weights.get(), grad_features_desc,
-                                           guarded_.get() + kGuard);
+                                           indices_desc, indices.get(), weights_desc, weights.get(),
+                                           grad_features_desc, guarded_.get() + kGuard);
     if (status == MLUOP_STATUS_SUCCESS) report = handle_.last_op_report();
   }
 
@@ -91,7 +89,8 @@ class Call {
     const size_t tail = guarded_.size() - kGuard;
     auto intact = [](const std::vector<T> &v) {
       const auto *bytes = reinterpret_cast<const unsigned char *>(v.data());
-      return std::all_of(bytes, bytes + v.size() * sizeof(T), [](unsigned char x) { return x == 0xFF; });
+      return std::all_of(bytes, bytes + v.size() * sizeof(T),
+                         [](unsigned char x) { return x == 0xFF; });
     };
     return intact(download(0, kGuard)) && intact(download(tail, kGuard));
   }
@@ -107,9 +106,9 @@ class Call {
  private:
   std::vector<T> download(size_t first, size_t count) const {
     std::vector<T> host(count);
-    check_cnrt(cnrtMemcpy(host.data(), guarded_.get() + first, count * sizeof(T),
-                          cnrtMemcpyDevToHost),
-               "cnrtMemcpy D2H");
+    check_cnrt(
+        cnrtMemcpy(host.data(), guarded_.get() + first, count * sizeof(T), cnrtMemcpyDevToHost),
+        "cnrtMemcpy D2H");
     return host;
   }
 
@@ -128,9 +127,10 @@ void expect_matches_reference(const Problem &p, const Inputs<T> &in) {
   std::vector<Diffs> diffs(p.b);
 #pragma omp parallel for schedule(dynamic)  // the large doc cases: batches side by side
   for (int b = 0; b < p.b; ++b)
-    diffs[b] = compare(to_double(call.batch(b)),
-                       tib::reference_batch(in.grad_output, in.indices, in.weights, b, p.c, p.n, p.m),
-                       diff3_eps(kDtype<T>));
+    diffs[b] =
+        compare(to_double(call.batch(b)),
+                tib::reference_batch(in.grad_output, in.indices, in.weights, b, p.c, p.n, p.m),
+                diff3_eps(kDtype<T>));
   for (int b = 0; b < p.b; ++b) {
     ASSERT_LE(diffs[b].diff1, kThreshold<T>) << describe(p) << ", batch " << b;
     ASSERT_LE(diffs[b].diff2, kThreshold<T>) << describe(p) << ", batch " << b;
@@ -197,8 +197,7 @@ TYPED_TEST(ThreeInterpolateBackward, MoreTasksThanCores) {
   using T = typename TypeParam::T;
   const int cores = mlusim::core_count(mlusim::current_device());
   const Problem p{cores + cores / 4 + 1, 33, 70, 45};  // a partial second wave
-  ASSERT_GT(tib::task_count(tib::Shape{p.b, p.c, p.n, p.m}, tiles_of<T>(p)),
-            cores);
+  ASSERT_GT(tib::task_count(tib::Shape{p.b, p.c, p.n, p.m}, tiles_of<T>(p)), cores);
   expect_matches_reference<T>(p, 8);
 }
 
@@ -315,9 +314,9 @@ class ThreeInterpolateBackwardBadParam : public ::testing::Test {
     auto or_buffer = [](auto p, auto &buffer) { return p != nullptr ? p : buffer.get(); };
     LogCapture log;
     const mluOpStatus_t got = mluOpThreeInterpolateBackward(
-        call.handle, desc(0), or_buffer(call.grad_output, grad_output_),
-        desc(1), or_buffer(call.indices, indices_), desc(2), or_buffer(call.weights, weights_),
-        desc(3), or_buffer(call.grad_features, grad_features_));
+        call.handle, desc(0), or_buffer(call.grad_output, grad_output_), desc(1),
+        or_buffer(call.indices, indices_), desc(2), or_buffer(call.weights, weights_), desc(3),
+        or_buffer(call.grad_features, grad_features_));
     EXPECT_EQ(got, status) << mluOpGetErrorString(got);
     const std::string text = log.text();
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
@@ -339,8 +338,7 @@ TEST_F(ThreeInterpolateBackwardBadParam, NullHandleAndDescriptors) {
   Args c = valid();
   c.handle = nullptr;
   expect(c, MLUOP_STATUS_BAD_PARAM, "handle is NULL");
-  const char *names[4] = {"grad_output_desc", "indices_desc", "weights_desc",
-                          "grad_features_desc"};
+  const char *names[4] = {"grad_output_desc", "indices_desc", "weights_desc", "grad_features_desc"};
   for (int i = 0; i < 4; ++i) {
     Args d = valid();
     d.null_desc[i] = true;

@@ -41,8 +41,13 @@ mlusim::demo::Row run_case(uint32_t seed) {
   DeviceBuffer<int32_t> d_indices(indices);
   DeviceBuffer<T> d_grad_features(size_t(kB) * kC * kM);
 
-  mlusim::demo::Row row{"three_interpolate_backward", "[16,128,512]->M256 PointNet++ FP",
-                        is_float ? "float" : "half", {}, "", false, 0};
+  mlusim::demo::Row row{"three_interpolate_backward",
+                        "[16,128,512]->M256 PointNet++ FP",
+                        is_float ? "float" : "half",
+                        {},
+                        "",
+                        false,
+                        0};
   const auto start = std::chrono::steady_clock::now();
   const mluOpStatus_t status = mluOpThreeInterpolateBackward(
       handle, grad_output_desc, d_grad_output.get(), indices_desc, d_indices.get(), weights_desc,
@@ -54,10 +59,10 @@ mlusim::demo::Row run_case(uint32_t seed) {
     return row;
   }
   row.report = handle.last_op_report();
-  const Diffs d = compare(
-      to_double(d_grad_features.download()),
-      three_interpolate_backward::reference(grad_output, indices, weights, kB, kC, kN, kM),
-      diff3_eps(dtype));
+  const Diffs d =
+      compare(to_double(d_grad_features.download()),
+              three_interpolate_backward::reference(grad_output, indices, weights, kB, kC, kN, kM),
+              diff3_eps(dtype));
   char text[48];
   std::snprintf(text, sizeof(text), "diff1=%.2g diff2=%.2g", d.diff1, d.diff2);
   row.accuracy = text;
