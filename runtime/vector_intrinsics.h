@@ -208,9 +208,11 @@ void __bang_mineq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
                                 " is not a multiple of cyc_count " + std::to_string(m));  \
     mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), src, n * sizeof(T), cyc,         \
                                  m * sizeof(T), n);                                       \
-    for (size_t i = 0; i < n; ++i) {                                                      \
-      T x = src[i], y = cyc[i % m];                                                       \
-      dst[i] = (expr);                                                                    \
+    for (size_t row = 0; row < n; row += m) { /* no division per element */              \
+      for (size_t j = 0; j < m; ++j) {                                                    \
+        T x = src[row + j], y = cyc[j];                                                   \
+        dst[row + j] = (expr);                                                            \
+      }                                                                                   \
     }                                                                                     \
   }
 MLUSIM_CYCLE(add, x + y)
