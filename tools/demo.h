@@ -3,10 +3,13 @@
 // returns one row per case for the results table.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
+#include "mlu_op.h"
 #include "mlusim.h"
+#include "tests/common/testing.h"
 
 namespace mlusim::demo {
 
@@ -19,6 +22,24 @@ struct Row {
   bool passed;           // accuracy within the operator's threshold
   double host_ms;        // host wall time of the simulated call
 };
+
+// Runs one mlu-ops call (a callable returning mluOpStatus_t) on `handle`, and
+// records its host wall time and the op report in `row`. On failure the status
+// goes to row.accuracy and the result is false.
+template <typename Call>
+bool run_timed(Row &row, const testing::Handle &handle, Call &&call) {
+  const auto start = std::chrono::steady_clock::now();
+  const mluOpStatus_t status = call();
+  row.host_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (status != MLUOP_STATUS_SUCCESS) {
+    row.accuracy = mluOpGetErrorString(status);
+    row.passed = false;
+    return false;
+  }
+  row.report = handle.last_op_report();
+  return true;
+}
 
 using CaseRunner = std::vector<Row> (*)();
 

@@ -1,6 +1,5 @@
 // mlusim demo border_align_backward: the design doc's first network case
 // (grad_output [2,70,4,256], pool_size 10) in both dtypes, against the CPU reference.
-#include <chrono>
 #include <cstdio>
 
 #include "tests/border_align_backward/border_align_backward_problem.h"
@@ -29,15 +28,7 @@ mlusim::demo::Row run_case(const Shape &s) {
                         "",
                         false,
                         0};
-  const auto start = std::chrono::steady_clock::now();
-  const mluOpStatus_t status = device.run(handle);
-  row.host_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (status != MLUOP_STATUS_SUCCESS) {
-    row.accuracy = mluOpGetErrorString(status);
-    return row;
-  }
-  row.report = handle.last_op_report();
+  if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
   const auto d = mlusim::testing::compare(device.grad_input(), p.reference(),
                                           mlusim::testing::diff3_eps(dtype_of<T>()));
   char text[64];

@@ -4,7 +4,6 @@
 // against the CPU reference.
 #include <spdlog/fmt/fmt.h>
 
-#include <chrono>
 #include <vector>
 
 #include "perf/deform_roi_pool_forward/network_cases.h"
@@ -18,15 +17,10 @@ mlusim::demo::Row run_case(const drp_testing::Problem &p, const char *dtype) {
   drp_testing::Handle handle;
   mlusim::demo::Row row{"deform_roi_pool_forward", drp_testing::kNetworkCases[1].name, dtype, {},
                         "", false, 0};
-  const auto start = std::chrono::steady_clock::now();
-  const mluOpStatus_t status = device.call(handle, drp_testing::DeformRoiPoolPipeline::kPingPong);
-  row.host_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (status != MLUOP_STATUS_SUCCESS) {
-    row.accuracy = mluOpGetErrorString(status);
+  if (!mlusim::demo::run_timed(row, handle, [&] {
+        return device.call(handle, drp_testing::DeformRoiPoolPipeline::kPingPong);
+      }))
     return row;
-  }
-  row.report = handle.last_op_report();
   const auto d = mlusim::testing::compare(device.output(), drp_testing::reference(p),
                                           mlusim::testing::diff3_eps(p.dtype));
   row.accuracy = fmt::format("diff1={:.2g} diff2={:.2g}", d.diff1, d.diff2);

@@ -1,7 +1,6 @@
 // masked_im2col_forward in `mlusim demo`: RetinaNet's MaskedConv2d case of the
 // design doc (feature [1,256,20,20], 200 masks, 3x3, pad 1) in float and half,
 // and a larger map in float, each checked bit for bit against the CPU reference.
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -51,26 +50,19 @@ mlusim::demo::Row run_case(const DemoCase &s) {
                                            s.kernel, col_desc, &workspace_size);
   DeviceBuffer<char> workspace(workspace_size);
 
-  const auto t0 = std::chrono::steady_clock::now();
-  const mluOpStatus_t status = mluOpMaskedIm2colForward(
-      handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(), mask_desc, w_dev.get(),
-      s.kernel, s.kernel, s.pad, s.pad, workspace.get(), workspace_size, col_desc, data_col.get());
-  const double host_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-
   mlusim::demo::Row row;
   row.op = "masked_im2col_forward";
   row.case_name = "[1," + std::to_string(s.channels) + "," + std::to_string(s.height) + "," +
                   std::to_string(s.width) + "] " + std::to_string(s.mask_cnt) + "m k" +
                   std::to_string(s.kernel) + " p" + std::to_string(s.pad);
   row.dtype = half ? "half" : "float";
-  row.report = handle.last_op_report();
-  row.host_ms = host_ms;
-  if (status != MLUOP_STATUS_SUCCESS) {
-    row.accuracy = mluOpGetErrorString(status);
-    row.passed = false;
-    return row;
-  }
+  const bool ran = mlusim::demo::run_timed(row, handle, [&] {
+    return mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc,
+                                    h_dev.get(), mask_desc, w_dev.get(), s.kernel, s.kernel,
+                                    s.pad, s.pad, workspace.get(), workspace_size, col_desc,
+                                    data_col.get());
+  });
+  if (!ran) return row;
   const std::vector<T> expected = mluop::reference::masked_im2col_forward(
       feature, s.channels, s.height, s.width, h_idx, w_idx, s.kernel, s.kernel, s.pad, s.pad);
   const std::vector<T> got = data_col.download();

@@ -1,7 +1,6 @@
 // mlusim demo psamask: PSANet's mask layer on ADE20K (mmseg: 512 x 512 crops,
 // a 64 x 64 feature map halved to 32 x 32, 66 x 66 mask), one image: forward
 // and backward, COLLECT and DISTRIBUTE, each against the CPU reference.
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -32,19 +31,13 @@ mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool 
   mlusim::demo::Row row{backward ? "psamask_backward" : "psamask_forward",
                         shape(backward ? feature : mask) + (psa_type == 0 ? " COLLECT" : " DISTRIBUTE"),
                         "float", {}, "", false, 0};
-  const auto start = std::chrono::steady_clock::now();
-  const mluOpStatus_t status =
-      backward ? mluOpPsamaskBackward(handle, psa_type, in_desc, in.get(), d.h_mask, d.w_mask,
-                                      out_desc, out.get())
-               : mluOpPsamaskForward(handle, psa_type, in_desc, in.get(), d.h_mask, d.w_mask,
-                                     out_desc, out.get());
-  row.host_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (status != MLUOP_STATUS_SUCCESS) {
-    row.accuracy = mluOpGetErrorString(status);
-    return row;
-  }
-  row.report = handle.last_op_report();
+  const bool ran = mlusim::demo::run_timed(row, handle, [&] {
+    return backward ? mluOpPsamaskBackward(handle, psa_type, in_desc, in.get(), d.h_mask,
+                                           d.w_mask, out_desc, out.get())
+                    : mluOpPsamaskForward(handle, psa_type, in_desc, in.get(), d.h_mask,
+                                          d.w_mask, out_desc, out.get());
+  });
+  if (!ran) return row;
   const auto want = backward ? psamask_reference::backward(psa_type, in_host, d)
                              : psamask_reference::forward(psa_type, in_host, d);
   const auto diffs = mlusim::testing::compare(mlusim::testing::to_double(out.download()),

@@ -2,7 +2,6 @@
 // propagation layer (the design doc's network case 9: batch 16, 128 channels,
 // 256 points interpolated up to 512), in float and half, each against the CPU
 // reference with mlu-ops' diff1 / diff2 and the thresholds.
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <type_traits>
@@ -48,17 +47,13 @@ mlusim::demo::Row run_case(uint32_t seed) {
                         "",
                         false,
                         0};
-  const auto start = std::chrono::steady_clock::now();
-  const mluOpStatus_t status = mluOpThreeInterpolateBackward(
-      handle, grad_output_desc, d_grad_output.get(), indices_desc, d_indices.get(), weights_desc,
-      d_weights.get(), grad_features_desc, d_grad_features.get());
-  row.host_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (status != MLUOP_STATUS_SUCCESS) {
-    row.accuracy = mluOpGetErrorString(status);
-    return row;
-  }
-  row.report = handle.last_op_report();
+  const bool ran = mlusim::demo::run_timed(row, handle, [&] {
+    return mluOpThreeInterpolateBackward(handle, grad_output_desc, d_grad_output.get(),
+                                         indices_desc, d_indices.get(), weights_desc,
+                                         d_weights.get(), grad_features_desc,
+                                         d_grad_features.get());
+  });
+  if (!ran) return row;
   const Diffs d =
       compare(to_double(d_grad_features.download()),
               three_interpolate_backward::reference(grad_output, indices, weights, kB, kC, kN, kM),
