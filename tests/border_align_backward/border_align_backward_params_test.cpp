@@ -3,7 +3,6 @@
 // the offending values; nothing is launched.
 #include <gtest/gtest.h>
 
-#include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
 #include <array>
@@ -40,33 +39,6 @@ struct CallSpec {
   bool host_grad_input = false;     // grad_input given as host memory
 };
 
-// Collects what the operator logger writes during its lifetime.
-class OpLog {
- public:
-  OpLog() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-    auto &logger = mlusim::log::op();
-    old_level_ = logger.level();
-    sink_->set_pattern("%v");
-    logger.sinks().push_back(sink_);
-    logger.set_level(spdlog::level::err);
-  }
-  ~OpLog() {
-    auto &sinks = mlusim::log::op().sinks();
-    sinks.erase(std::find(sinks.begin(), sinks.end(), sink_));
-    mlusim::log::op().set_level(old_level_);
-  }
-  std::vector<std::string> lines() const {
-    std::vector<std::string> out;
-    std::istringstream in(text_.str());
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-  }
-
- private:
-  std::ostringstream text_;
-  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
-  spdlog::level::level_enum old_level_;
-};
 
 class BorderAlignBackwardParams : public ::testing::Test {
  protected:
@@ -82,7 +54,7 @@ class BorderAlignBackwardParams : public ::testing::Test {
     if (s.host_grad_input) data[3] = host_memory_.data();
     auto desc = [&](int i) { return s.null_desc[i] ? nullptr : descs[i]; };
     auto ptr = [&](int i) { return s.null_data[i] ? nullptr : data[i]; };
-    OpLog log;
+    mlusim::testing::OpLogCapture log;
     const mluOpStatus_t status = mluOpBorderAlignBackward(
         s.null_handle ? nullptr : static_cast<mluOpHandle_t>(handle_), desc(0), ptr(0), desc(1),
         ptr(1), desc(2), ptr(2), s.pool_size, desc(3), ptr(3));

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/sinks/ringbuffer_sink.h>
+
 #include "mlu_op.h"
 #include "mlusim.h"
 
@@ -102,6 +104,23 @@ class Random {
 
  private:
   std::mt19937 gen_;
+};
+
+// Collects, instead of printing, what the operator logger ("op") writes at
+// error level while it lives, whatever MLUSIM_LOG says (ctest sets it off).
+class OpLogCapture {
+ public:
+  OpLogCapture();
+  ~OpLogCapture();
+  OpLogCapture(const OpLogCapture &) = delete;
+  OpLogCapture &operator=(const OpLogCapture &) = delete;
+  std::vector<std::string> lines() const;  // without line ends
+  std::string text() const;                // every line, each ending in '\n'
+
+ private:
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
+  std::vector<spdlog::sink_ptr> saved_sinks_;
+  spdlog::level::level_enum saved_level_;
 };
 
 // Rounds through IEEE binary16, as a half tensor stores a value.

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <spdlog/sinks/ostream_sink.h>
 
 #include "runtime/logging.h"
 #include "tests/deform_roi_pool_forward/harness.h"
@@ -24,33 +23,6 @@ using mlusim::testing::Handle;
 using mlusim::testing::Random;
 using mlusim::testing::TensorDesc;
 
-// Collects what the operator logs (ctest runs with MLUSIM_LOG=off).
-class LogCapture {
- public:
-  LogCapture() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-    sink_->set_pattern("%v");
-    auto &logger = mlusim::log::op();
-    level_ = logger.level();
-    logger.sinks().push_back(sink_);
-    logger.set_level(spdlog::level::err);
-  }
-  ~LogCapture() {
-    auto &logger = mlusim::log::op();
-    logger.sinks().pop_back();
-    logger.set_level(level_);
-  }
-  std::vector<std::string> lines() const {
-    std::vector<std::string> out;
-    std::istringstream in(text_.str());
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-  }
-
- private:
-  std::ostringstream text_;
-  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
-  spdlog::level::level_enum level_;
-};
 
 constexpr int kB = 2, kH = 6, kW = 7, kC = 8, kR = 3, kPH = 2, kPW = 3;
 
@@ -69,7 +41,7 @@ class DeformRoiPoolForwardBadParam : public ::testing::Test {
   }
   // The call fails with `status` and one log line that contains every fragment.
   void expect_rejected(mluOpStatus_t status, std::vector<std::string> fragments) {
-    LogCapture log;
+    mlusim::testing::OpLogCapture log;
     EXPECT_EQ(call(), status);
     const auto lines = log.lines();
     ASSERT_EQ(lines.size(), 1u);

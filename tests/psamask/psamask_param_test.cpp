@@ -3,7 +3,6 @@
 // operator and the offending values, launches nothing and writes nothing.
 #include <gtest/gtest.h>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
 
 #include <algorithm>
 #include <memory>
@@ -15,30 +14,6 @@
 
 namespace psamask_test {
 namespace {
-
-// Collects (instead of printing) what the operator logs while it lives.
-class LogCapture {
- public:
-  LogCapture() : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(16)) {
-    auto &logger = mlusim::log::op();
-    saved_level_ = logger.level();
-    saved_sinks_ = logger.sinks();
-    sink_->set_pattern("%v");
-    logger.sinks() = {sink_};
-    logger.set_level(spdlog::level::err);
-  }
-  ~LogCapture() {
-    auto &logger = mlusim::log::op();
-    logger.sinks() = saved_sinks_;
-    logger.set_level(saved_level_);
-  }
-  std::vector<std::string> lines() const { return sink_->last_formatted(); }
-
- private:
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
-  std::vector<spdlog::sink_ptr> saved_sinks_;
-  spdlog::level::level_enum saved_level_;
-};
 
 // One call with every argument spelled out; by default a valid forward
 // COLLECT call on [2, 3, 4] with a 3 x 5 mask.
@@ -93,7 +68,7 @@ Result invoke(const Call &c) {
   mluOpHandle_t h = c.null_handle ? nullptr : static_cast<mluOpHandle_t>(handle);
   mluOpTensorDescriptor_t id = c.null_in_desc ? nullptr : static_cast<mluOpTensorDescriptor_t>(in_desc);
   mluOpTensorDescriptor_t od = c.null_out_desc ? nullptr : static_cast<mluOpTensorDescriptor_t>(out_desc);
-  LogCapture capture;
+  mlusim::testing::OpLogCapture capture;
   const mluOpStatus_t status =
       c.backward ? mluOpPsamaskBackward(h, c.psa_type, id, in_ptr, c.h_mask, c.w_mask, od, out_ptr)
                  : mluOpPsamaskForward(h, c.psa_type, id, in_ptr, c.h_mask, c.w_mask, od, out_ptr);

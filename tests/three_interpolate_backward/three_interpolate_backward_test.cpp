@@ -4,7 +4,6 @@
 // grad_features sits between guard bands filled with a sentinel, as do its
 // unwritten elements: a missed element or a stray write fails the comparison.
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ostream_sink.h>
 
 #include <algorithm>
 #include <climits>
@@ -265,27 +264,6 @@ TEST(ThreeInterpolateBackwardReport, TheoryFiguresAndOneLaunch) {
 
 // ---- Bad parameters: the status and one log line naming the operator -------
 
-// Captures what the op logger prints while a test runs.
-class LogCapture {
- public:
-  LogCapture() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-    auto &logger = mlusim::log::op();
-    level_ = logger.level();
-    logger.set_level(spdlog::level::err);
-    logger.sinks().push_back(sink_);
-  }
-  ~LogCapture() {
-    auto &sinks = mlusim::log::op().sinks();
-    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink_), sinks.end());
-    mlusim::log::op().set_level(level_);
-  }
-  std::string text() const { return text_.str(); }
-
- private:
-  std::ostringstream text_;
-  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
-  spdlog::level::level_enum level_;
-};
 
 // A valid float call on small shapes; each test breaks one thing.
 struct Args {
@@ -312,7 +290,7 @@ class ThreeInterpolateBackwardBadParam : public ::testing::Test {
     const mluOpTensorDescriptor_t descs[4] = {go, idx, w, gf};
     auto desc = [&](int i) { return call.null_desc[i] ? nullptr : descs[i]; };
     auto or_buffer = [](auto p, auto &buffer) { return p != nullptr ? p : buffer.get(); };
-    LogCapture log;
+    mlusim::testing::OpLogCapture log;
     const mluOpStatus_t got = mluOpThreeInterpolateBackward(
         call.handle, desc(0), or_buffer(call.grad_output, grad_output_), desc(1),
         or_buffer(call.indices, indices_), desc(2), or_buffer(call.weights, weights_), desc(3),
