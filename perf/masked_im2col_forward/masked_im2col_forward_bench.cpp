@@ -13,17 +13,14 @@
 #include "ops/masked_im2col_forward/masked_im2col_forward.h"
 #include "ops/masked_im2col_forward/masked_im2col_forward_reference.h"
 #include "tests/common/testing.h"
+#include "tests/masked_im2col_forward/network_case.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
 using mlusim::testing::Handle;
-using mlusim::testing::Random;
-using mlusim::testing::TensorDesc;
 
-struct Shape {
-  int channels, height, width, mask_cnt, kernel, pad;
-};
+using masked_im2col_testing::NetworkCase;
+using masked_im2col_testing::Shape;
 
 // The plain CPU version: one data_col row per iteration, as mmcv's loop.
 template <typename T>
@@ -59,36 +56,10 @@ double window_bytes(const Shape &s, const std::vector<int32_t> &h_idx,
 
 template <typename T>
 void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
-  const mluOpDataType_t dtype = sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT;
-  Random rng(42);
-  // Distinct positions of the map, as a network's mask yields them.
-  std::vector<int> cells(size_t(s.height) * s.width);
-  for (size_t i = 0; i < cells.size(); ++i) cells[i] = int(i);
-  std::vector<int32_t> h_idx, w_idx;
-  for (int m = 0; m < s.mask_cnt; ++m) {
-    std::swap(cells[m], cells[rng.integer(m, int(cells.size()) - 1)]);
-    h_idx.push_back(cells[m] / s.width);
-    w_idx.push_back(cells[m] % s.width);
-  }
-  const std::vector<float> values = rng.floats(size_t(s.channels) * s.height * s.width, -1, 1);
-  const std::vector<T> feature(values.begin(), values.end());
-  const int rows = s.channels * s.kernel * s.kernel;
-
   Handle handle;
-  TensorDesc feature_desc(MLUOP_LAYOUT_NCHW, dtype, {1, s.channels, s.height, s.width});
-  TensorDesc mask_desc(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {s.mask_cnt});
-  TensorDesc col_desc(MLUOP_LAYOUT_ARRAY, dtype, {rows, s.mask_cnt});
-  DeviceBuffer<T> feature_dev(feature), data_col(size_t(rows) * s.mask_cnt);
-  DeviceBuffer<int32_t> h_dev(h_idx), w_dev(w_idx);
-  size_t workspace_size = 0;
-  mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc, s.kernel,
-                                           s.kernel, col_desc, &workspace_size);
-  DeviceBuffer<char> workspace(workspace_size);
-  auto run = [&] {
-    return mluOpMaskedIm2colForward(handle, feature_desc, feature_dev.get(), mask_desc, h_dev.get(),
-                                    mask_desc, w_dev.get(), s.kernel, s.kernel, s.pad, s.pad,
-                                    workspace.get(), workspace_size, col_desc, data_col.get());
-  };
+  NetworkCase<T> c(handle, s, 42);
+  const std::vector<int32_t> &h_idx = c.h_idx, &w_idx = c.w_idx;
+  auto run = [&] { return c.run(handle); };
 
   double sim_ms = 0;
   for (auto _ : state) {
@@ -99,9 +70,8 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
       return;
     }
   }
-  const std::vector<T> expected = mluop::reference::masked_im2col_forward(
-      feature, s.channels, s.height, s.width, h_idx, w_idx, s.kernel, s.kernel, s.pad, s.pad);
-  if (std::memcmp(data_col.download().data(), expected.data(), expected.size() * sizeof(T)))
+  const std::vector<T> expected = c.expected();
+  if (std::memcmp(c.data_col->download().data(), expected.data(), expected.size() * sizeof(T)))
     state.SkipWithError("data_col differs from the CPU reference");
   const mlusimReport_t report = handle.last_op_report();
   mlusim::perf::set_device_counters(state, report);
@@ -117,7 +87,7 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
       window_io / (report.device_time_us * 1e-6 * spec.gdram_gbps * 1e9);
 
   // Each step's share of the device time, from its launch report.
-  const mluop::MaskedIm2colForwardProblem problem{.dtype = dtype,
+  const mluop::MaskedIm2colForwardProblem problem{.dtype = c.dtype,
                                                   .channels = s.channels,
                                                   .height = s.height,
                                                   .width = s.width,
@@ -126,11 +96,11 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
                                                   .pad_h = s.pad,
                                                   .pad_w = s.pad,
                                                   .mask_cnt = s.mask_cnt,
-                                                  .feature = feature_dev.get(),
-                                                  .mask_h_idx = h_dev.get(),
-                                                  .mask_w_idx = w_dev.get(),
-                                                  .workspace = workspace.get(),
-                                                  .data_col = data_col.get()};
+                                                  .feature = c.feature_dev->get(),
+                                                  .mask_h_idx = c.h_dev->get(),
+                                                  .mask_w_idx = c.w_dev->get(),
+                                                  .workspace = c.workspace->get(),
+                                                  .data_col = c.data_col->get()};
   const char *step_names[] = {"", "step1_transpose_pct", "step2_fill_pct", "step3_windows_pct",
                               "step4_permute_pct"};
   mluop::masked_im2col_forward_steps(handle, "bench", problem, [&](int step) {
@@ -141,7 +111,7 @@ void BM_MaskedIm2colForward(benchmark::State &state, Shape s) {
 
   std::vector<T> plain(expected.size());
   const double cpu_ms = mlusim::perf::best_wall_ms(
-      5, [&] { masked_im2col_omp(feature.data(), s, h_idx.data(), w_idx.data(), plain.data()); });
+      5, [&] { masked_im2col_omp(c.feature.data(), s, h_idx.data(), w_idx.data(), plain.data()); });
   mlusim::perf::set_host_counters(state, sim_ms / double(state.iterations()), cpu_ms);
 }
 
