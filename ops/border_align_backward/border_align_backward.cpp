@@ -6,7 +6,6 @@
 namespace {
 
 constexpr const char *kApi = "mluOpBorderAlignBackward";
-constexpr size_t kLargeTensor = size_t{1} << 31;  // mlu-ops' LARGE_TENSOR_NUM
 
 bool is_nhwc(const mluOpTensorStruct &t) { return t.layout == MLUOP_LAYOUT_NHWC; }
 
@@ -42,7 +41,7 @@ mluOpStatus_t check_shapes(const mluOpTensorStruct &grad_output, const mluOpTens
               "argmax_idx dims [{}] must equal grad_output's [{}]",
               fmt::join(argmax_idx.dims, ","), fmt::join(grad_output.dims, ","));
   for (const auto *t : {&grad_output, &boxes, &grad_input})
-    MLUOP_CHECK_STATUS(api, mluop::element_count(*t) < kLargeTensor, MLUOP_STATUS_NOT_SUPPORTED,
+    MLUOP_CHECK_STATUS(api, !mluop::is_large_tensor(*t), MLUOP_STATUS_NOT_SUPPORTED,
                        "{} has {} elements; at most 2^31 - 1 are supported",
                        mluop::shape_string(*t), mluop::element_count(*t));
   return MLUOP_STATUS_SUCCESS;

@@ -39,6 +39,18 @@ size_t element_count(const mluOpTensorStruct &t);
 inline size_t byte_count(const mluOpTensorStruct &t) { return element_count(t) * dtype_size(t.dtype); }
 std::string shape_string(const mluOpTensorStruct &t);  // "[2,3,4] NHWC float"
 
+// The element count in double, so that huge dims cannot wrap around to a
+// small product; for limits and messages.
+inline double element_count_wide(const mluOpTensorStruct &t) {
+  double count = 1;
+  for (int d : t.dims) count *= d;
+  return count;
+}
+// mlu-ops' TENSOR_NUM_CHECK: a tensor of 2^31 elements or more is too large.
+inline bool is_large_tensor(const mluOpTensorStruct &t) {
+  return element_count_wide(t) >= 2147483648.0;
+}
+
 // What mlu-ops' policies read from the handle.
 inline int cluster_count() { return mlusim::current_device().clusters; }
 inline int cores_per_cluster() { return mlusim::current_device().cores_per_cluster; }

@@ -13,7 +13,6 @@
 namespace {
 
 constexpr const char *kApi = "mluOpDeformRoiPoolForward";
-constexpr size_t kLargeTensor = size_t{1} << 31;  // mlu-ops' TENSOR_NUM_CHECK limit
 
 using mluop::DeformRoiPoolPipeline;
 
@@ -56,7 +55,7 @@ mluOpStatus_t check_descriptors(mluOpTensorDescriptor_t input_desc,
                 off.dim(2), pooled_height);
     MLUOP_CHECK(kApi, off.dim(3) == pooled_width, "offset dims[3] is {}, pooled_width is {}",
                 off.dim(3), pooled_width);
-    MLUOP_CHECK_STATUS(kApi, mluop::element_count(off) < kLargeTensor,
+    MLUOP_CHECK_STATUS(kApi, !mluop::is_large_tensor(off),
                        MLUOP_STATUS_NOT_SUPPORTED, "offset has {} elements, limit is 2^31",
                        mluop::element_count(off));
   }
@@ -65,7 +64,7 @@ mluOpStatus_t check_descriptors(mluOpTensorDescriptor_t input_desc,
   MLUOP_CHECK(kApi, in.dim(3) == out.dim(3), "input channels are {}, output channels are {}",
               in.dim(3), out.dim(3));
   for (const auto *t : {&in, &rois, &out})
-    MLUOP_CHECK_STATUS(kApi, mluop::element_count(*t) < kLargeTensor, MLUOP_STATUS_NOT_SUPPORTED,
+    MLUOP_CHECK_STATUS(kApi, !mluop::is_large_tensor(*t), MLUOP_STATUS_NOT_SUPPORTED,
                        "tensor {} has {} elements, limit is 2^31", mluop::shape_string(*t),
                        mluop::element_count(*t));
   return MLUOP_STATUS_SUCCESS;

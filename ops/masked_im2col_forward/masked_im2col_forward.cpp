@@ -14,7 +14,6 @@
 namespace mluop {
 namespace {
 
-constexpr int64_t kLargeTensor = int64_t{1} << 31;  // mlu-ops' TENSOR_NUM_CHECK bound
 
 bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
   const auto *pa = static_cast<const char *>(a);
@@ -85,7 +84,7 @@ mluOpStatus_t check_shapes(const char *api, mluOpHandle_t handle,
   MLUOP_CHECK(api, data_col.dim(1) == mask_h.dim(0), "data_col is {}, dim 1 must be mask_cnt {}",
               shape_string(data_col), mask_h.dim(0));
   for (const mluOpTensorStruct *t : {&feature, &mask_h, &data_col})
-    MLUOP_CHECK_STATUS(api, static_cast<int64_t>(element_count(*t)) < kLargeTensor,
+    MLUOP_CHECK_STATUS(api, !mluop::is_large_tensor(*t),
                        MLUOP_STATUS_NOT_SUPPORTED, "{} has 2^31 elements or more",
                        shape_string(*t));
   // The kernels' __memcpy sizes and strides are 32-bit byte counts.

@@ -17,23 +17,14 @@ struct Direction {
 constexpr Direction kForward{"mluOpPsamaskForward", "psamask_forward", false, "x", "y"};
 constexpr Direction kBackward{"mluOpPsamaskBackward", "psamask_backward", true, "dy", "dx"};
 
-// mlu-ops' large-tensor limit. The count is taken in double so that huge dims
-// cannot wrap around to a small (or zero) product.
-constexpr double kMaxElements = 2147483648.0;
-double elements(const mluOpTensorStruct &t) {
-  double count = 1;
-  for (int d : t.dims) count *= d;
-  return count;
-}
-
 mluOpStatus_t check_tensor(const char *api, const char *name, const mluOpTensorStruct &t) {
   MLUOP_CHECK(api, t.rank() == 4, "{} is {}: must have 4 dims", name, mluop::shape_string(t));
   MLUOP_CHECK(api, t.layout == MLUOP_LAYOUT_NHWC, "{} layout is {}, must be NHWC", name,
               mluop::layout_name(t.layout));
   MLUOP_CHECK(api, t.dtype == MLUOP_DTYPE_FLOAT, "{} dtype is {}, must be float", name,
               mluop::dtype_name(t.dtype));
-  MLUOP_CHECK(api, elements(t) < kMaxElements, "{} is {}: {} elements, must be fewer than 2^31",
-              name, mluop::shape_string(t), elements(t));
+  MLUOP_CHECK(api, !mluop::is_large_tensor(t), "{} is {}: {} elements, must be fewer than 2^31",
+              name, mluop::shape_string(t), mluop::element_count_wide(t));
   return MLUOP_STATUS_SUCCESS;
 }
 

@@ -9,15 +9,6 @@ namespace {
 namespace tib = three_interpolate_backward;
 constexpr const char *kApi = "mluOpThreeInterpolateBackward";
 
-// mlu-ops' large-tensor limit. Counted in double so that huge dims cannot
-// wrap around to a small (or zero) product.
-constexpr double kMaxElements = 2147483648.0;
-double elements(const mluOpTensorStruct &t) {
-  double count = 1;
-  for (int d : t.dims) count *= d;
-  return count;
-}
-
 mluOpStatus_t check_tensor(const char *name, const mluOpTensorStruct &t) {
   MLUOP_CHECK(kApi, t.rank() == 3, "{} is {}: must have 3 dims", name, mluop::shape_string(t));
   MLUOP_CHECK(kApi, t.layout == MLUOP_LAYOUT_ARRAY, "{} layout is {}, must be ARRAY", name,
@@ -68,9 +59,9 @@ mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTens
                          {"indices", &indices},
                          {"weights", &weights},
                          {"grad_features", &grad_features}})
-    MLUOP_CHECK_STATUS(kApi, elements(*t) < kMaxElements, MLUOP_STATUS_NOT_SUPPORTED,
+    MLUOP_CHECK_STATUS(kApi, !mluop::is_large_tensor(*t), MLUOP_STATUS_NOT_SUPPORTED,
                        "{} is {}: {} elements, must be fewer than 2^31", name,
-                       mluop::shape_string(*t), elements(*t));
+                       mluop::shape_string(*t), mluop::element_count_wide(*t));
   return MLUOP_STATUS_SUCCESS;
 }
 
