@@ -23,14 +23,8 @@ using mlusim::testing::compare;
 using mlusim::testing::diff3_eps;
 using mlusim::testing::Handle;
 
-// Typed over tags: gtest needs typeid of the type parameter, and this
-// libstdc++ has no typeinfo for _Float16.
-struct Float {
-  using T = float;
-};
-struct Half {
-  using T = _Float16;
-};
+using Float = mlusim::testing::FloatTag;
+using Half = mlusim::testing::HalfTag;
 template <typename Tag>
 class BorderAlignBackward : public ::testing::Test {};
 struct DtypeNames {

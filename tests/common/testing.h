@@ -123,6 +123,15 @@ class OpLogCapture {
   spdlog::level::level_enum saved_level_;
 };
 
+// The dtypes as gtest type parameters: gtest needs typeid of a type parameter
+// and this libstdc++ has no typeinfo for _Float16, so each is wrapped.
+struct FloatTag {
+  using T = float;
+};
+struct HalfTag {
+  using T = _Float16;
+};
+
 // Rounds through IEEE binary16, as a half tensor stores a value.
 inline float round_to_half(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
 std::vector<_Float16> to_half(const std::vector<float> &v);

@@ -117,13 +117,8 @@ void distinct_positions(int count, int height, int width, Random &rng, Case &c) 
   }
 }
 
-// The dtypes as gtest type parameters (wrapped: libstdc++ has no typeinfo for _Float16).
-struct Float {
-  using type = float;
-};
-struct Half {
-  using type = _Float16;
-};
+using Float = mlusim::testing::FloatTag;
+using Half = mlusim::testing::HalfTag;
 template <typename D>
 class MaskedIm2colForward : public ::testing::Test {};
 using Dtypes = ::testing::Types<Float, Half>;
@@ -131,7 +126,7 @@ TYPED_TEST_SUITE(MaskedIm2colForward, Dtypes);
 
 // Design doc 3.6: feature [1,256,20,20], 200 masks, kernel 3 pad 1 and kernel 1 pad 1.
 TYPED_TEST(MaskedIm2colForward, DesignDocNetworkCases) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   Random rng(1);
   for (int kernel : {3, 1}) {
     Case c{256, 20, 20, kernel, kernel, 1, 1, {}, {}};
@@ -146,7 +141,7 @@ TYPED_TEST(MaskedIm2colForward, DesignDocNetworkCases) {
 // mlu-ops' zoo cases: feature [1,8,8,8], 10 masks at negative and edge
 // positions, kernel 4x4 pad 1, and kernel 14x14 (windows larger than the map).
 TYPED_TEST(MaskedIm2colForward, SmallMapWithEdgeAndNegativeMasks) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   Random rng(2);
   for (int kernel : {4, 14}) {
     Case c{8,
@@ -163,7 +158,7 @@ TYPED_TEST(MaskedIm2colForward, SmallMapWithEdgeAndNegativeMasks) {
 }
 
 TYPED_TEST(MaskedIm2colForward, RandomShapesAndIndexSets) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   Random rng(3);
   for (int trial = 0; trial < 8; ++trial) {
     Case c{rng.integer(1, 70),
@@ -184,7 +179,7 @@ TYPED_TEST(MaskedIm2colForward, RandomShapesAndIndexSets) {
 
 // Indices and pads at the ends of int: the window arithmetic must not wrap.
 TYPED_TEST(MaskedIm2colForward, IndicesFarOutsideTheFeature) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   Random rng(4);
   const int32_t big = INT_MAX, small = INT_MIN;
   for (int pad : {0, 2, -3, INT_MAX, INT_MIN}) {
@@ -203,7 +198,7 @@ TYPED_TEST(MaskedIm2colForward, IndicesFarOutsideTheFeature) {
 
 // A pure IO operator moves NaN, Inf and -0 unchanged; padding is +0.
 TYPED_TEST(MaskedIm2colForward, NanInfAndSignedZeroPassThrough) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   Random rng(5);
   Case c{3, 5, 5, 3, 3, 1, 1, {0, 2, 4, -1, 5}, {0, 2, 4, 4, -1}};
   auto feature = random_feature<T>(c, rng);
@@ -215,7 +210,7 @@ TYPED_TEST(MaskedIm2colForward, NanInfAndSignedZeroPassThrough) {
 
 // Fewer masks than cores (idle tasks), a few per core, many per core.
 TYPED_TEST(MaskedIm2colForward, MaskCountsAroundTheCoreCount) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   Random rng(6);
   for (int mask_cnt : {1, 5, 33, 1000}) {
     Case c{9, 12, 10, 3, 2, 1, 0, {}, {}};
@@ -228,7 +223,7 @@ TYPED_TEST(MaskedIm2colForward, MaskCountsAroundTheCoreCount) {
 // 8 KB of NRAM on one cluster: the index arrays come in several chunks per
 // task and both permutes run many tiles in both directions.
 TYPED_TEST(MaskedIm2colForward, TinyNramSplitsEverything) {
-  using T = typename TypeParam::type;
+  using T = typename TypeParam::T;
   mif_test::ScopedDevice device(mif_test::tiny_nram);
   Random rng(7);
   Case c{70, 9, 11, 2, 3, 1, 1, {}, {}};

@@ -148,13 +148,8 @@ tib::Tiles tiles_of(const Problem &p) {
                               static_cast<int64_t>(mlusim::nram_usable(mlusim::current_device())));
 }
 
-// Typed over tags: this libstdc++ has no typeinfo for _Float16, which gtest needs.
-struct Float {
-  using T = float;
-};
-struct Half {
-  using T = _Float16;
-};
+using Float = mlusim::testing::FloatTag;
+using Half = mlusim::testing::HalfTag;
 template <typename Tag>
 class ThreeInterpolateBackward : public ::testing::Test {};
 using Dtypes = ::testing::Types<Float, Half>;
