@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <mutex>
 
 #include <spdlog/fmt/fmt.h>
@@ -17,23 +19,34 @@ namespace {
 
 thread_local std::string t_last_error;
 
-// On-chip memories of the device, kept across launches like real NRAM (which
-// is not cleared between kernels). Filled with 0xFF at first so that reading
-// what was never written shows up as NaN.
+// On-chip memories of the device, kept across launches like real on-chip
+// memory (which nothing clears between kernels). NRAM starts as 0xFF bytes so
+// that reading what a kernel never wrote shows up as NaN; WRAM and SRAM are left
+// uninitialised (and untouched until used).
 struct OnchipMemory {
-  std::string device;
-  std::vector<std::vector<std::byte>> nram, wram, sram;
+  size_t nram_bytes = 0, wram_bytes = 0, sram_bytes = 0;
+  std::vector<std::unique_ptr<std::byte[]>> nram, wram, sram;
 };
+
+std::vector<std::unique_ptr<std::byte[]>> allocate(int count, size_t bytes) {
+  std::vector<std::unique_ptr<std::byte[]>> blocks;
+  for (int i = 0; i < count; ++i) blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
+  return blocks;
+}
 
 OnchipMemory &onchip_for(const DeviceSpec &spec) {
   static OnchipMemory mem;
   const int cores = core_count(spec);
-  if (mem.device != spec.name || static_cast<int>(mem.nram.size()) != cores ||
-      mem.nram.empty() || mem.nram[0].size() != spec.nram_bytes) {
-    mem.device = spec.name;
-    mem.nram.assign(cores, std::vector<std::byte>(spec.nram_bytes, std::byte{0xFF}));
-    mem.wram.assign(cores, std::vector<std::byte>(spec.wram_bytes));
-    mem.sram.assign(spec.clusters, std::vector<std::byte>(spec.sram_bytes));
+  if (static_cast<int>(mem.nram.size()) != cores || static_cast<int>(mem.sram.size()) != spec.clusters ||
+      mem.nram_bytes != spec.nram_bytes || mem.wram_bytes != spec.wram_bytes ||
+      mem.sram_bytes != spec.sram_bytes) {
+    mem.nram_bytes = spec.nram_bytes;
+    mem.wram_bytes = spec.wram_bytes;
+    mem.sram_bytes = spec.sram_bytes;
+    mem.nram = allocate(cores, spec.nram_bytes);
+    for (auto &block : mem.nram) std::memset(block.get(), 0xFF, spec.nram_bytes);
+    mem.wram = allocate(cores, spec.wram_bytes);
+    mem.sram = allocate(spec.clusters, spec.sram_bytes);
   }
   return mem;
 }
@@ -172,11 +185,11 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     c.physical_core = i;
     c.physical_cluster = i / cpc;
     c.core_in_cluster = i % cpc;
-    c.nram = mem.nram[i].data();
+    c.nram = mem.nram[i].get();
     c.nram_capacity = nram_usable(spec);
-    c.wram = mem.wram[i].data();
+    c.wram = mem.wram[i].get();
     c.wram_capacity = spec.wram_bytes;
-    c.sram = mem.sram[c.physical_cluster].data();
+    c.sram = mem.sram[c.physical_cluster].get();
     c.sram_capacity = sram_usable(spec);
     c.tracing = trace::wants(name, c.physical_cluster, c.core_in_cluster);
   }
