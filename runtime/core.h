@@ -99,7 +99,9 @@ struct CoreContext {
 };
 
 namespace detail {
-extern thread_local CoreContext *tls_core;
+// initial-exec: kernels inside the shared library reach it with one load
+// instead of a __tls_get_addr call per intrinsic.
+extern thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec")));
 
 // Integer view of T's bits (bitwise intrinsics, atomics on half).
 template <typename T>

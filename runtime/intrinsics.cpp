@@ -24,7 +24,7 @@ const char *space_name(Space s) {
 
 namespace detail {
 
-thread_local CoreContext *tls_core = nullptr;
+thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec"))) = nullptr;
 
 void fault(const CoreContext &c, const std::string &what) {
   const char *kernel = c.launch != nullptr ? c.launch->kernel : "(none)";
