@@ -133,8 +133,8 @@ mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
   // Theory figures as mlu-ops' gtest defines them: every input and the output
   // once; N * K * C * 3 ops (its formula, from grad_output's dims).
   const int K = boxes_desc->dim(1);
-  const double io_bytes = static_cast<double>(grad_output_bytes + boxes_bytes + argmax_bytes +
-                                              grad_input_bytes);
+  const double io_bytes = mluop::theory_io_bytes(
+      {grad_output_desc, boxes_desc, argmax_idx_desc, grad_input_desc});
   const double ops = 3.0 * grad_output_desc->dim(0) * K * grad_output_desc->dim(3);
   mlusim::OpScope scope(handle->queue, "border_align_backward", io_bytes, ops,
                         grad_output_desc->dtype);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,21 @@ inline double element_count_wide(const mluOpTensorStruct &t) {
 // mlu-ops' TENSOR_NUM_CHECK: a tensor of 2^31 elements or more is too large.
 inline bool is_large_tensor(const mluOpTensorStruct &t) {
   return element_count_wide(t) >= 2147483648.0;
+}
+
+// True when [a, a+a_bytes) and [b, b+b_bytes) share a byte (in-place calls).
+inline bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
+  const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
+  return lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
+}
+
+// mlu-ops' default theoretical IO (getTheoryIoSize): every input and output
+// tensor's bytes once. Null descriptors (absent optional tensors) count 0.
+inline double theory_io_bytes(std::initializer_list<const mluOpTensorStruct *> tensors) {
+  double total = 0;
+  for (const mluOpTensorStruct *t : tensors)
+    if (t != nullptr) total += static_cast<double>(byte_count(*t));
+  return total;
 }
 
 // What mlu-ops' policies read from the handle.

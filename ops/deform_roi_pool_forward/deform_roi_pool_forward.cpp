@@ -184,10 +184,7 @@ mluOpStatus_t deform_roi_pool_forward(
   if (offset_desc != nullptr) MLUOP_CHECK_DEVICE_PTR(kApi, offset, mluop::byte_count(*offset_desc));
   MLUOP_CHECK_DEVICE_PTR(kApi, output, mluop::byte_count(out));
 
-
-  const double io = static_cast<double>(mluop::byte_count(in) + mluop::byte_count(*rois_desc) +
-                                        mluop::byte_count(out)) +
-                    (offset_desc != nullptr ? static_cast<double>(mluop::byte_count(*offset_desc)) : 0);
+  const double io = mluop::theory_io_bytes({&in, rois_desc, offset_desc, &out});
   const double ops = theory_ops(*rois_desc, rois, pooled_height, pooled_width, spatial_scale,
                                 sampling_ratio, in.dim(3));
   mlusim::OpScope scope(handle->queue, "deform_roi_pool_forward", io, ops, in.dtype);

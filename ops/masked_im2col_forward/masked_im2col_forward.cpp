@@ -15,12 +15,6 @@ namespace mluop {
 namespace {
 
 
-bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  const auto *pa = static_cast<const char *>(a);
-  const auto *pb = static_cast<const char *>(b);
-  return pa < pb + b_bytes && pb < pa + a_bytes;
-}
-
 template <typename T>
 cnrtRet_t launch_copy_windows(mluOpHandle_t handle, const MaskedIm2colForwardProblem &pr,
                               const void *feature_hwc, void *data_col_hwc) {
@@ -223,7 +217,8 @@ mluOpStatus_t mluOpMaskedIm2colForward(
 
   // mlu-ops' theory IO: every input and output once (feature, both index
   // arrays, data_col); no theory ops (a pure IO operator).
-  const double theory_io = double(feature_bytes + 2 * mask_bytes + data_col_bytes);
+  const double theory_io =
+      theory_io_bytes({&feature_t, mask_h_idx_desc, mask_w_idx_desc, data_col_desc});
   mlusim::OpScope scope(handle->queue, "masked_im2col_forward", theory_io, 0, feature_t.dtype);
   return masked_im2col_forward_steps(handle, api, problem);
 }

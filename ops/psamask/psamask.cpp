@@ -53,11 +53,6 @@ mluOpStatus_t check_params(const Direction &d, int psa_type, const mluOpTensorSt
   return MLUOP_STATUS_SUCCESS;
 }
 
-bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
-  return lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
-}
-
 mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type,
                           const mluOpTensorDescriptor_t in_desc, const void *input, int h_mask,
                           int w_mask, const mluOpTensorDescriptor_t out_desc, void *output) {
@@ -74,7 +69,7 @@ mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type
   const size_t in_bytes = mluop::byte_count(*in_desc), out_bytes = mluop::byte_count(*out_desc);
   MLUOP_CHECK_DEVICE_PTR(api, input, in_bytes);
   MLUOP_CHECK_DEVICE_PTR(api, output, out_bytes);
-  MLUOP_CHECK(api, !overlap(input, in_bytes, output, out_bytes),
+  MLUOP_CHECK(api, !mluop::overlap(input, in_bytes, output, out_bytes),
               "{} and {} overlap: in-place is not supported", d.in, d.out);
 
   const psamask::Shape shape = psamask::make_shape(in_desc->dim(0), in_desc->dim(1),
@@ -95,7 +90,7 @@ mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type
                           psa_type == psamask::kCollect ? "COLLECT" : "DISTRIBUTE", dim.x, dim.y);
 
   // mlu-ops' theory: IO = input + output bytes, ops = output elements.
-  mlusim::OpScope scope(handle->queue, d.name, static_cast<double>(in_bytes + out_bytes),
+  mlusim::OpScope scope(handle->queue, d.name, mluop::theory_io_bytes({in_desc, out_desc}),
                         static_cast<double>(mluop::element_count(*out_desc)), in_desc->dtype);
   const auto *in = static_cast<const float *>(input);
   auto *out = static_cast<float *>(output);

@@ -65,11 +65,6 @@ mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTens
   return MLUOP_STATUS_SUCCESS;
 }
 
-bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
-  return lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
-}
-
 template <typename T>
 mluOpStatus_t launch(mluOpHandle_t handle, const tib::Shape &shape, const void *grad_output,
                      const void *indices, const void *weights, void *grad_features,
@@ -136,13 +131,13 @@ mluOpStatus_t mluOpThreeInterpolateBackward(
   for (auto [name, p, bytes] : {std::tuple{"grad_output", grad_output, grad_output_bytes},
                                 {"indices", indices, indices_bytes},
                                 {"weights", weights, weights_bytes}})
-    MLUOP_CHECK(kApi, !overlap(p, bytes, grad_features, grad_features_bytes),
+    MLUOP_CHECK(kApi, !mluop::overlap(p, bytes, grad_features, grad_features_bytes),
                 "{} and grad_features overlap: in-place is not supported", name);
 
   const tib::Shape shape{grad_output_desc->dim(0), grad_output_desc->dim(1),
                          grad_output_desc->dim(2), grad_features_desc->dim(2)};
-  const double theory_io =
-      static_cast<double>(grad_output_bytes + indices_bytes + weights_bytes + grad_features_bytes);
+  const double theory_io = mluop::theory_io_bytes(
+      {grad_output_desc, indices_desc, weights_desc, grad_features_desc});
   if (grad_output_desc->dtype == MLUOP_DTYPE_HALF)
     return launch<_Float16>(handle, shape, grad_output, indices, weights, grad_features, theory_io,
                             grad_output_desc->dtype);
