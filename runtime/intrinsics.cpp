@@ -6,7 +6,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "runtime/scheduler.h"
 

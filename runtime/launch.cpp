@@ -9,6 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "runtime/device_spec.h"
+#include "runtime/gdram.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
 #include "runtime/scheduler.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cnrt.h"
-#include "runtime/core.h"
+#include "mlusim/bang/core.h"
 
 namespace mlusim {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core.h"
+#include "mlusim/bang/core.h"
 #include "runtime/fiber.h"
 
 namespace mlusim {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/core.h"
+#include "mlusim/bang/core.h"
 
 namespace mlusim::trace {
 

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace {
 

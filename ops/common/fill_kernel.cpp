@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "ops/common/host.h"
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace mluop {
 

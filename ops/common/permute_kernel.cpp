@@ -7,7 +7,7 @@
 
 #include "ops/common/fill_kernel.h"
 #include "ops/common/host.h"
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace mluop {
 namespace {

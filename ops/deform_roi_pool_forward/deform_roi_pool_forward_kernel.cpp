@@ -15,7 +15,7 @@
 #include <utility>
 
 #include "ops/deform_roi_pool_forward/deform_roi_pool_forward_kernel.h"
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace mluop::drp {
 namespace {

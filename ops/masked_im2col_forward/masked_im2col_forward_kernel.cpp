@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "ops/common/fill_kernel.h"
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace mluop {
 namespace {

@@ -7,7 +7,7 @@
 // in opposite directions between the mask region (x, dx) and the feature
 // region (y, dy).
 #include "ops/psamask/psamask_kernel.h"
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace psamask {
 namespace {

@@ -11,7 +11,7 @@
 // tasks (step 13).
 #include "ops/three_interpolate_backward/three_interpolate_backward_kernel.h"
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 
 namespace three_interpolate_backward {
 namespace {

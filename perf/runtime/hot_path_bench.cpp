@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "tests/common/testing.h"
 

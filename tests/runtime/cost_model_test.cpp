@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "runtime/queue.h"
 #include "tests/common/testing.h"

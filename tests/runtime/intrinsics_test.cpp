@@ -4,7 +4,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "tests/common/testing.h"
 

@@ -4,7 +4,7 @@
 #include <atomic>
 #include <string>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "tests/common/testing.h"
 

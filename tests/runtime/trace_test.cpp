@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "runtime/bang.h"
+#include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "tests/common/testing.h"
 

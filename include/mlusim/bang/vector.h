@@ -13,7 +13,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "runtime/core.h"
+#include "mlusim/bang/core.h"
 
 typedef _Float16 half;
 

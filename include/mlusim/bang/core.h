@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "mlusim.h"
-#include "runtime/gdram.h"
+#include "mlusim/bang/gdram_table.h"
 
 namespace mlusim {
 

@@ -1,34 +1,11 @@
-// The kernel-side API: what a .mlu file sees on a real MLU, as far as mlusim
-// simulates it. Include this (only) from kernel files.
+// What the operators' kernels share beyond BANG C: the sizes and alignment
+// macros mlu-ops' kernels define for themselves (bang.h does not), and the
+// on-chip buffer declarations of kernels still written as plain C++.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
+#include <bang.h>
 
-#include "runtime/core.h"
-#include "runtime/memory_intrinsics.h"
-#include "runtime/vector_intrinsics.h"
-
-#define __mlu_global__
-#define __mlu_entry__
-#define __mlu_func__ inline
-#define __mlu_device__ inline
-
-// Built-in variables of the running task.
-#define taskId (::mlusim::this_core().task_id)
-#define taskDim (::mlusim::this_core().task_dim)
-#define taskIdX (::mlusim::this_core().task_id_x)
-#define taskIdY (::mlusim::this_core().task_id_y)
-#define taskIdZ (::mlusim::this_core().task_id_z)
-#define taskDimX (::mlusim::this_core().task_dim_x)
-#define taskDimY (::mlusim::this_core().task_dim_y)
-#define taskDimZ (::mlusim::this_core().task_dim_z)
-#define coreId (::mlusim::this_core().core_id)
-#define clusterId (::mlusim::this_core().cluster_id)
-#define coreDim (::mlusim::this_core().core_dim)
-#define clusterDim (::mlusim::this_core().cluster_dim)
-
-// On-chip sizes of the simulated device, in bytes, as kernels see them.
+// On-chip sizes of the simulated device, in bytes, as the kernels see them.
 #define MAX_NRAM_SIZE (static_cast<int>(::mlusim::this_core().nram_capacity))
 #define MAX_SRAM_SIZE (static_cast<int>(::mlusim::this_core().sram_capacity))
 #define MAX_WRAM_SIZE (static_cast<int>(::mlusim::this_core().wram_capacity))

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "runtime/core.h"
+#include "mlusim/bang/core.h"
 
 typedef enum {
   GDRAM2NRAM = MLUSIM_GDRAM2NRAM,

@@ -1,0 +1,22 @@
+/* bang.h: the kernel side of BANG C on the simulated MLU. What a .mlu file sees
+ * from Cambricon's bang.h: function and memory-space qualifiers, built-in
+ * variables, intrinsics, half, and the headers the real one brings in (cnrt.h
+ * and the C library). Convenience macros such as MAX_NRAM_SIZE or PAD_UP are
+ * not BANG C: programs define their own. Build .mlu files with mlusim-cncc or
+ * the CMake function mlusim_add_bang_executable (docs/bang_c.md). */
+#ifndef MLUSIM_BANG_H_
+#define MLUSIM_BANG_H_
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cnrt.h"
+#include "mlusim/bang/builtins.h"
+#include "mlusim/bang/core.h"
+#include "mlusim/bang/memory.h"
+#include "mlusim/bang/vector.h"
+
+#endif /* MLUSIM_BANG_H_ */
