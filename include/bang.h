@@ -17,6 +17,7 @@
 #include "mlusim/bang/builtins.h"
 #include "mlusim/bang/core.h"
 #include "mlusim/bang/memory.h"
+#include "mlusim/bang/program.h"
 #include "mlusim/bang/vector.h"
 
 #endif /* MLUSIM_BANG_H_ */

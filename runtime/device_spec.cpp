@@ -79,7 +79,7 @@ const DeviceSpec &current_device() {
 void set_current_device(const DeviceSpec &spec) {
   std::lock_guard<std::mutex> lock(g_device_mutex);
   g_device = spec;
-  log::runtime().info("simulated device is now {} ({} clusters x {} cores)", spec.name,
+  log::runtime().debug("simulated device is now {} ({} clusters x {} cores)", spec.name,
                       spec.clusters, spec.cores_per_cluster);
 }
 

@@ -18,6 +18,7 @@ const char *space_name(Space s) {
     case Space::kSram: return "SRAM";
     case Space::kWram: return "WRAM";
     case Space::kGdram: return "GDRAM";
+    case Space::kLdram: return "LDRAM";
   }
   return "?";
 }
@@ -28,9 +29,9 @@ thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec"))) = 
 
 void fault(const CoreContext &c, const std::string &what) {
   const char *kernel = c.launch != nullptr ? c.launch->kernel : "(none)";
-  throw KernelFault{fmt::format("kernel '{}' [cluster {} core {}, task {}]: {}", kernel,
-                                c.physical_cluster, c.core_in_cluster, c.task_id,
-                                what)};
+  const std::string at = c.where != nullptr ? fmt::format(" at {}", c.where) : std::string();
+  throw KernelFault{fmt::format("kernel '{}' [cluster {} core {}, task {}]{}: {}", kernel,
+                                c.physical_cluster, c.core_in_cluster, c.task_id, at, what)};
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
 #include "runtime/logging.h"
+#include "runtime/onchip_layout.h"
 #include "runtime/queue.h"
 #include "runtime/scheduler.h"
 #include "runtime/trace.h"
@@ -176,11 +177,13 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
 
   std::vector<CoreContext> cores(threads);
   Scheduler scheduler(cores, is_union ? cpc : 1, cpc);
-  LaunchShared shared{name, is_union, &scheduler};
+  OnchipLayout layout(spec.name, cores);
+  LaunchShared shared{name, is_union, &scheduler, &layout};
   const CostParams cost = make_cost(spec, threads);
   for (int i = 0; i < threads; ++i) {
     CoreContext &c = cores[i];
     c.launch = &shared;
+    c.launch_serial = layout.serial();
     c.gdram = &snapshot;
     c.cost = cost;
     c.physical_core = i;

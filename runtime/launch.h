@@ -15,12 +15,14 @@
 namespace mlusim {
 
 class Scheduler;
+class OnchipLayout;
 
 // What the cores of one launch share.
 struct LaunchShared {
   const char *kernel = "";
   bool is_union = false;
   Scheduler *scheduler = nullptr;
+  OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
 };
 
 // Runs body() once per task of the launch. Returns cnrtErrorKernelFault if a

@@ -3,10 +3,14 @@
 
 #include "mlusim/bang/core.h"
 
+// mlusim-cncc translates the qualifiers itself (tools/cncc/translate.h); plain
+// C++ that includes bang.h (in-tree kernels, host files) sees them as macros.
+#ifndef __MLUSIM_CNCC__
 #define __mlu_global__
 #define __mlu_entry__
 #define __mlu_func__ inline
 #define __mlu_device__ inline
+#endif
 
 // Built-in variables: read-only values of the task the calling core runs.
 #define taskId (::mlusim::this_core().task_id + 0)

@@ -17,7 +17,7 @@ namespace mlusim {
 // The core's instruction queues. Async copies run on IO/move while compute goes on.
 enum Lane : uint8_t { kIoLane = 0, kMoveLane = 1, kComputeLane = 2, kLaneCount = 3 };
 
-enum class Space : uint8_t { kNram, kSram, kWram, kGdram };
+enum class Space : uint8_t { kNram, kSram, kWram, kGdram, kLdram };
 const char *space_name(Space s);
 
 // Thrown by an intrinsic that breaks a device rule; caught by the launch.
@@ -55,6 +55,15 @@ struct CostParams {
 
 struct LaunchShared;
 
+// The on-chip variables a .mlu kernel declared in one space: which declaration
+// owns each 64-byte granule (0: none) and where each ends, so that an operand
+// running from one array into the next is caught (runtime/onchip_layout.cpp).
+struct DeclaredRegions {
+  static constexpr unsigned kGranuleShift = 6;
+  const uint16_t *owner = nullptr;
+  const uint32_t *end = nullptr;
+};
+
 struct CoreContext {
   // BANG built-in variables of the task this core is running.
   int task_id = 0, task_dim = 1;
@@ -75,6 +84,13 @@ struct CoreContext {
   size_t wram_capacity = 0, wram_declared = 0;
   std::byte *sram = nullptr;  // the cluster's, shared
   size_t sram_capacity = 0, sram_declared = 0;
+  std::byte *ldram = nullptr;  // per-core local DRAM of __ldram__ variables
+  size_t ldram_declared = 0;
+  // Declared variables of a .mlu kernel (indexed by Space), null for kernels
+  // that carve their buffers with __nram_buffer__.
+  const DeclaredRegions *regions = nullptr;
+  uint64_t launch_serial = 0;
+  const char *where = nullptr;  // .mlu line of the running intrinsic, if known
 
   // Simulated time in cycles: the instruction stream and each lane's queue.
   double now = 0;
@@ -113,6 +129,9 @@ using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
                                Space space, const void *p, size_t bytes);
+// An operand that leaves the declared variable it starts in.
+[[noreturn]] void fault_crossing(const CoreContext &c, const char *op, const char *operand,
+                                 Space space, const void *p, size_t bytes);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes);
 void hazard_check(const CoreContext &c, const char *op, uintptr_t lo, uintptr_t hi, bool write);
@@ -139,6 +158,12 @@ inline void require_onchip(const CoreContext &c, const char *op, const char *ope
                                          : c.wram_declared;
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base);
   if (off > limit || bytes > limit - off) detail::fault_bounds(c, op, operand, space, p, bytes);
+  if (c.regions != nullptr && bytes != 0) {
+    const DeclaredRegions &r = c.regions[static_cast<int>(space)];
+    const uint16_t id = __atomic_load_n(&r.owner[off >> DeclaredRegions::kGranuleShift],
+                                        __ATOMIC_RELAXED);
+    if (id == 0 || off + bytes > r.end[id]) detail::fault_crossing(c, op, operand, space, p, bytes);
+  }
 }
 
 inline void require_gdram(const CoreContext &c, const char *op, const char *operand,

@@ -1,0 +1,132 @@
+// What mlusim-cncc's translation of a .mlu file calls: on-chip variables
+// declared with __nram__ / __wram__ / __mlu_shared__ / __ldram__, the
+// kernel<<<dim, type, queue>>>(args) launch, printf inside kernels, and the
+// source line of the intrinsic a core is running (for fault messages).
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "cnrt.h"
+#include "mlusim/bang/core.h"
+
+namespace mlusim::bang {
+
+// One declaration of an on-chip variable in the program (one per template
+// instantiation). The first core of a launch to reach it gives it an offset in
+// the launch's layout; every core uses the same offset in its own NRAM / WRAM /
+// LDRAM (its cluster's SRAM for __mlu_shared__), so the storage is one instance
+// per core, alive for the whole task, as the device's static allocation is.
+struct OnchipSite {
+  Space space;
+  const char *name;
+  const char *where;                 // "prog.mlu:12"
+  const void *init = nullptr;        // file-scope initial value, copied at placement
+  std::atomic<uint64_t> placed_in{0};  // the launch whose layout holds it
+  size_t offset = 0;
+  size_t bytes = 0;
+};
+
+// Cold path: places the site in this launch's layout (or catches this core up
+// with a placement another core made) and returns the core's address of it.
+std::byte *place(CoreContext &c, OnchipSite &site, size_t bytes, size_t align);
+
+inline std::byte *space_base(const CoreContext &c, Space s) {
+  switch (s) {
+    case Space::kNram: return c.nram;
+    case Space::kWram: return c.wram;
+    case Space::kSram: return c.sram;
+    default: return c.ldram;
+  }
+}
+
+inline size_t declared_in(const CoreContext &c, Space s) {
+  switch (s) {
+    case Space::kNram: return c.nram_declared;
+    case Space::kWram: return c.wram_declared;
+    case Space::kSram: return c.sram_declared;
+    default: return c.ldram_declared;
+  }
+}
+
+// The calling core's instance of the variable declared at `site`.
+template <typename T>
+T &onchip(OnchipSite &site) {
+  CoreContext &c = this_core();
+  const size_t end = site.offset + sizeof(T);
+  std::byte *p = site.placed_in.load(std::memory_order_acquire) == c.launch_serial &&
+                         end <= declared_in(c, site.space)
+                     ? space_base(c, site.space) + site.offset
+                     : place(c, site, sizeof(T), alignof(T));
+  return *reinterpret_cast<T *>(p);
+}
+
+// `__nram__ T x = init;` at function scope: the initializer runs each time the
+// declaration does, as for any local variable.
+template <typename T, typename V>
+void assign(T &var, const V &value) {
+  using Plain = std::remove_cv_t<T>;
+  if constexpr (std::is_array_v<Plain>) {
+    static_assert(sizeof(T) == sizeof(V), "on-chip array initializer of another size");
+    std::memcpy(const_cast<Plain *>(&var), &value, sizeof(T));
+  } else {
+    *const_cast<Plain *>(&var) = static_cast<Plain>(value);
+  }
+}
+
+// Marks the .mlu line of the intrinsic the core is about to run.
+inline void at(const char *where) {
+  if (detail::tls_core != nullptr) detail::tls_core->where = where;
+}
+
+// Runs a translated kernel<<<dim, type, queue>>>(args) launch. Errors are
+// reported as CNRT reports them (cnrtGetLastError) and logged.
+void run_launch(const char *kernel, const char *where, cnrtDim3_t dim, cnrtFunctionType_t type,
+                cnrtQueue_t queue, const std::function<void()> &body);
+
+template <typename... Params, typename... Args>
+void launch(cnrtDim3_t dim, cnrtFunctionType_t type, cnrtQueue_t queue, const char *kernel_name,
+            const char *where, void (*kernel)(Params...), Args &&...args) {
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "kernel<<<...>>>(args): the number of arguments differs from the kernel's");
+  // Arguments pass by value, converted to the kernel's parameter types once.
+  std::tuple<std::decay_t<Params>...> values(std::forward<Args>(args)...);
+  run_launch(kernel_name, where, dim, type, queue, [&] { std::apply(kernel, values); });
+}
+
+// printf from a kernel: each core buffers its own line and emits it whole.
+void device_print(const char *text, size_t length);
+
+template <typename V>
+auto printf_arg(V v) {
+  if constexpr (std::is_same_v<V, _Float16>) return static_cast<double>(v);
+  else return v;
+}
+
+// Selects the simulated device the program was built for (--bang-mlu-arch),
+// unless MLUSIM_DEVICE chooses one. Returns true so it can initialise a static.
+bool use_arch(int bang_arch);
+
+}  // namespace mlusim::bang
+
+template <typename... A>
+int __bang_printf(const char *format, A... args) {
+  if (mlusim::detail::tls_core == nullptr) return std::printf(format, mlusim::bang::printf_arg(args)...);
+  char small[512];
+  const int n = std::snprintf(small, sizeof(small), format, mlusim::bang::printf_arg(args)...);
+  if (n < 0) return n;
+  if (static_cast<size_t>(n) < sizeof(small)) {
+    mlusim::bang::device_print(small, static_cast<size_t>(n));
+  } else {
+    std::string big(static_cast<size_t>(n) + 1, '\0');
+    std::snprintf(big.data(), big.size(), format, mlusim::bang::printf_arg(args)...);
+    mlusim::bang::device_print(big.data(), static_cast<size_t>(n));
+  }
+  return n;
+}

@@ -1,0 +1,168 @@
+#include "runtime/onchip_layout.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "runtime/launch.h"
+
+namespace mlusim {
+namespace {
+
+constexpr size_t kMaxVariables = 4096;  // per space and launch
+constexpr size_t kGranule = size_t{1} << DeclaredRegions::kGranuleShift;
+std::atomic<uint64_t> g_next_serial{1};
+
+const char *qualifier(Space s) {
+  switch (s) {
+    case Space::kNram: return "__nram__";
+    case Space::kWram: return "__wram__";
+    case Space::kSram: return "__mlu_shared__";
+    default: return "__ldram__";
+  }
+}
+
+size_t capacity(const CoreContext &c, Space s) {
+  switch (s) {
+    case Space::kNram: return c.nram_capacity;
+    case Space::kWram: return c.wram_capacity;
+    case Space::kSram: return c.sram_capacity;
+    default: return OnchipLayout::kLdramBytes;
+  }
+}
+
+size_t &declared(CoreContext &c, Space s) {
+  switch (s) {
+    case Space::kNram: return c.nram_declared;
+    case Space::kWram: return c.wram_declared;
+    case Space::kSram: return c.sram_declared;
+    default: return c.ldram_declared;
+  }
+}
+
+}  // namespace
+
+OnchipLayout::OnchipLayout(std::string device, const std::vector<CoreContext> &cores)
+    : serial_(g_next_serial.fetch_add(1)), device_(std::move(device)), cores_(cores) {}
+
+OnchipLayout::~OnchipLayout() {
+  for (void *p : ldram_)
+    if (p != nullptr) munmap(p, kLdramBytes);
+}
+
+std::byte *OnchipLayout::place(CoreContext &c, bang::OnchipSite &site, size_t bytes,
+                               size_t align) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (site.placed_in.load(std::memory_order_relaxed) != serial_) add(c, site.space, site, bytes, align);
+  // Catch this core up with what every core has declared so far.
+  const SpaceLayout &s = spaces_[static_cast<int>(site.space)];
+  size_t &mine = declared(c, site.space);
+  mine = std::max(mine, s.used);
+  if (site.space == Space::kLdram) c.ldram = ldram_of(c.physical_core);
+  else c.regions = regions_.data();
+  return bang::space_base(c, site.space) + site.offset;
+}
+
+void OnchipLayout::add(CoreContext &c, Space space, bang::OnchipSite &site, size_t bytes,
+                       size_t align) {
+  SpaceLayout &s = spaces_[static_cast<int>(space)];
+  const size_t cap = capacity(c, space);
+  const size_t step = std::max(align, kGranule);
+  const size_t start = (s.used + step - 1) / step * step;
+  if (start > cap || bytes > cap - start)
+    detail::fault(c, fmt::format("{} variables need {} bytes per {} but {} has {} bytes of usable "
+                                 "{}: {}'{}' ({}, {} bytes)",
+                                 qualifier(space), start + bytes,
+                                 space == Space::kSram ? "cluster" : "core", device_, cap,
+                                 space_name(space), list_variables(space), site.name, site.where,
+                                 bytes));
+  if (s.vars.size() + 1 >= kMaxVariables)
+    detail::fault(c, fmt::format("more than {} {} variables in one kernel", kMaxVariables - 1,
+                                 qualifier(space)));
+  if (space != Space::kLdram && s.owner.empty()) {
+    // Sized once: cores read these while others add variables.
+    s.owner.assign((cap + kGranule - 1) / kGranule, 0);
+    s.end.assign(kMaxVariables, 0);
+    regions_[static_cast<int>(space)] = DeclaredRegions{s.owner.data(), s.end.data()};
+  }
+  s.vars.push_back(Placed{&site, start, bytes});
+  const auto id = static_cast<uint16_t>(s.vars.size());
+  if (space != Space::kLdram && bytes != 0) {
+    s.end[id] = static_cast<uint32_t>(start + bytes);
+    for (size_t g = start / kGranule; g <= (start + bytes - 1) / kGranule; ++g)
+      __atomic_store_n(&s.owner[g], id, __ATOMIC_RELAXED);
+  }
+  s.used = start + bytes;
+  site.offset = start;
+  site.bytes = bytes;
+  if (site.init != nullptr) initialise(space, site);
+  site.placed_in.store(serial_, std::memory_order_release);
+}
+
+// A file-scope variable with an initializer starts with it on every core.
+void OnchipLayout::initialise(Space space, const bang::OnchipSite &site) {
+  for (size_t i = 0; i < cores_.size(); ++i) {
+    std::byte *base = space == Space::kLdram ? static_cast<std::byte *>(ldram_of(static_cast<int>(i)))
+                                             : bang::space_base(cores_[i], space);
+    std::memcpy(base + site.offset, site.init, site.bytes);
+  }
+}
+
+std::byte *OnchipLayout::ldram_of(int core) {
+  if (ldram_.empty()) ldram_.assign(cores_.size(), nullptr);
+  void *&p = ldram_[static_cast<size_t>(core)];
+  if (p == nullptr) {
+    p = mmap(nullptr, kLdramBytes, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      p = nullptr;
+      detail::fault(cores_[static_cast<size_t>(core)], "cannot reserve LDRAM for __ldram__ variables");
+    }
+  }
+  return static_cast<std::byte *>(p);
+}
+
+std::string OnchipLayout::list_variables(Space space) const {
+  std::string out;
+  for (const Placed &v : spaces_[static_cast<int>(space)].vars)
+    out += fmt::format("'{}' ({}, {} bytes), ", v.site->name, v.site->where, v.bytes);
+  return out;
+}
+
+std::string OnchipLayout::describe(Space space, size_t offset) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Placed &v : spaces_[static_cast<int>(space)].vars)
+    if (offset >= v.offset && offset < v.offset + std::max<size_t>(v.bytes, 1))
+      return fmt::format("'{}' ({}, {} bytes)", v.site->name, v.site->where, v.bytes);
+  return "";
+}
+
+namespace bang {
+std::byte *place(CoreContext &c, OnchipSite &site, size_t bytes, size_t align) {
+  return c.launch->layout->place(c, site, bytes, align);
+}
+}  // namespace bang
+
+namespace detail {
+void fault_crossing(const CoreContext &c, const char *op, const char *operand, Space space,
+                    const void *p, size_t bytes) {
+  const size_t off = static_cast<size_t>(static_cast<const std::byte *>(p) -
+                                         bang::space_base(c, space));
+  const OnchipLayout &layout = *c.launch->layout;
+  const std::string first = layout.describe(space, off);
+  if (first.empty())
+    fault(c, fmt::format("{}: {} at {} +{:#x} ({} bytes) starts in no declared variable", op,
+                         operand, space_name(space), off, bytes));
+  const std::string last = layout.describe(space, off + bytes - 1);
+  fault(c, fmt::format("{}: {} at {} +{:#x} with {} bytes starts in {} and runs past its end "
+                       "into {}",
+                       op, operand, space_name(space), off, bytes, first,
+                       last.empty() ? "memory no variable declares" : last));
+}
+}  // namespace detail
+
+}  // namespace mlusim

@@ -1,0 +1,60 @@
+// Where a launch keeps the on-chip variables its .mlu kernel declares
+// (__nram__, __wram__, __mlu_shared__, __ldram__): one layout per launch, the
+// same offsets for every core, built as the cores first reach each declaration.
+#pragma once
+
+#include <sys/types.h>
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mlusim/bang/core.h"
+#include "mlusim/bang/program.h"
+
+namespace mlusim {
+
+class OnchipLayout {
+ public:
+  static constexpr size_t kLdramBytes = size_t{64} << 20;  // per core, reserved lazily
+
+  OnchipLayout(std::string device, const std::vector<CoreContext> &cores);
+  ~OnchipLayout();
+  OnchipLayout(const OnchipLayout &) = delete;
+  OnchipLayout &operator=(const OnchipLayout &) = delete;
+
+  uint64_t serial() const { return serial_; }
+  std::byte *place(CoreContext &c, bang::OnchipSite &site, size_t bytes, size_t align);
+  // "'a' (prog.mlu:10, 256 bytes)" for the variable at `offset`, or "".
+  std::string describe(Space space, size_t offset) const;
+
+ private:
+  struct Placed {
+    const bang::OnchipSite *site;
+    size_t offset, bytes;
+  };
+  struct SpaceLayout {
+    size_t used = 0;
+    std::vector<Placed> vars;
+    std::vector<uint16_t> owner;                  // per 64-byte granule
+    std::vector<uint32_t> end = {0};              // per variable id (1-based)
+  };
+  static constexpr int kSpaces = 5;
+
+  void add(CoreContext &c, Space space, bang::OnchipSite &site, size_t bytes, size_t align);
+  void initialise(Space space, const bang::OnchipSite &site);
+  std::string list_variables(Space space) const;
+  std::byte *ldram_of(int core);
+
+  const uint64_t serial_;
+  const std::string device_;
+  const std::vector<CoreContext> &cores_;
+  mutable std::mutex mutex_;
+  std::array<SpaceLayout, kSpaces> spaces_;
+  std::array<DeclaredRegions, kSpaces> regions_{};
+  std::vector<void *> ldram_;  // per core, mapped on first use
+};
+
+}  // namespace mlusim

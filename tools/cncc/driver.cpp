@@ -1,0 +1,283 @@
+#include "tools/cncc/driver.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <string_view>
+#include <cctype>
+#include <sstream>
+
+#include "mlusim.h"
+#include "tools/cncc/translate.h"
+
+namespace mlusim::cncc {
+namespace fs = std::filesystem;
+namespace {
+
+bool ends_with(const std::string &s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool starts_with(const std::string &s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+
+// "__bang_foo" from the compiler's "'__bang_foo' was not declared" (any quotes).
+std::string undeclared_intrinsic(const std::string &line) {
+  const size_t at = line.find("was not declared");
+  if (at == std::string::npos) return "";
+  for (std::string_view prefix : {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset"}) {
+    const size_t p = line.rfind(prefix, at);
+    if (p == std::string::npos) continue;
+    size_t e = p;
+    while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
+    return line.substr(p, e - p);
+  }
+  return "";
+}
+
+// Runs argv; relays the child's stderr, with a note on intrinsics we lack.
+int run(const std::vector<std::string> &argv, bool verbose) {
+  if (verbose) {
+    for (const auto &a : argv) std::cerr << a << ' ';
+    std::cerr << '\n';
+  }
+  int err[2];
+  if (pipe(err) != 0) return 127;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(err[1], STDERR_FILENO);
+    close(err[0]);
+    close(err[1]);
+    std::vector<char *> cargv;
+    for (const auto &a : argv) cargv.push_back(const_cast<char *>(a.c_str()));
+    cargv.push_back(nullptr);
+    execvp(cargv[0], cargv.data());
+    std::fprintf(stderr, "mlusim-cncc: cannot run %s: %s\n", cargv[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(err[1]);
+  std::string captured;
+  char buf[4096];
+  for (ssize_t n; (n = read(err[0], buf, sizeof(buf))) > 0;) captured.append(buf, static_cast<size_t>(n));
+  close(err[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  // A BANG C intrinsic we do not simulate is a compile error that says so.
+  std::istringstream lines(captured);
+  for (std::string line; std::getline(lines, line);) {
+    std::cerr << line << '\n';
+    const std::string intrinsic = undeclared_intrinsic(line);
+    if (!intrinsic.empty())
+      std::cerr << "mlusim-cncc: note: " << intrinsic
+                << " is a BANG C intrinsic that mlusim does not simulate yet "
+                   "(docs/bang_c_intrinsics.md lists what it has)\n";
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The compiler-defined macros cncc gives a program built for `arch`.
+std::vector<std::string> arch_defines(const Arch &arch) {
+  std::vector<std::string> d = {"-D__BANG__=1", "-D__MLUSIM_CNCC__=1",
+                                "-D__BANG_ARCH__=" + std::to_string(arch.bang_arch)};
+  for (int i = 0; i < mlusimGetPresetCount(); ++i) {
+    mlusimDeviceSpec_t spec;
+    if (mlusimGetPreset(i, &spec) != cnrtSuccess || arch.preset != spec.name) continue;
+    d.push_back("-D__MLU_NRAM_SIZE__=" + std::to_string(spec.nram_bytes / 1024));
+    d.push_back("-D__MLU_WRAM_SIZE__=" + std::to_string(spec.wram_bytes / 1024));
+    d.push_back("-D__MLU_SRAM_SIZE__=" + std::to_string(spec.sram_bytes / 1024));
+  }
+  return d;
+}
+
+// One .mlu to an object: preprocess, translate, compile. `flags` are the
+// host compiler's flags for this source (-I, -D, -O, -std, ...); `dep_flags`
+// (-MD -MF ...) go to the preprocessing step only.
+int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compiler,
+                const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
+                const std::string &source, const std::string &object, bool verbose) {
+  const std::string ii = object + ".ii", cpp = object + ".cpp";
+  std::vector<std::string> pre = {compiler, "-E", "-x", "c++"};
+  pre.insert(pre.end(), flags.begin(), flags.end());
+  for (const auto &d : arch_defines(arch)) pre.push_back(d);
+  pre.insert(pre.end(), {"-isystem", tc.include_dir});
+  pre.insert(pre.end(), dep_flags.begin(), dep_flags.end());
+  pre.insert(pre.end(), {source, "-o", ii});
+  if (int rc = run(pre, verbose)) return rc;
+
+  Translation t = translate(read_file(ii));
+  for (const auto &e : t.errors) std::cerr << e << '\n';
+  if (!t.errors.empty()) return 1;
+  std::ofstream(cpp, std::ios::binary)
+      << t.text << "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_arch("
+      << arch.bang_arch << ");\n";
+  std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
+  cc.insert(cc.end(), flags.begin(), flags.end());
+  cc.insert(cc.end(), {"-c", cpp, "-o", object});
+  const int rc = run(cc, verbose);
+  if (!verbose) {
+    fs::remove(ii);
+    fs::remove(cpp);
+  }
+  return rc;
+}
+
+// cncc needs no C++ standard flag for .mlu; mlusim's headers need C++20.
+std::string standard_flag(const std::string &requested) {
+  static const std::regex old(R"(-std=(c|gnu)\+\+(98|03|0x|11|1y|14|1z|17))");
+  if (requested.empty()) return "-std=c++20";
+  if (std::regex_match(requested, old)) {
+    std::cerr << "mlusim-cncc: note: " << requested
+              << ": compiling as C++20, which mlusim's bang.h needs\n";
+    return "-std=c++20";
+  }
+  return requested;
+}
+
+}  // namespace
+
+bool parse_arch(const std::string &name, Arch *arch) {
+  static const struct {
+    const char *flag;
+    int bang_arch;
+    const char *preset;
+  } known[] = {{"mtp_372", 372, "MLU370-X4"}, {"mtp_372.", 372, "MLU370-X4"},
+               {"compute_30", 300, "MLU370-X4"}, {"mtp_270", 270, "MLU270"},
+               {"mtp_220", 220, "MLU270"},     {"compute_20", 200, "MLU270"},
+               {"mtp_290", 290, "MLU290"}};
+  for (const auto &k : known)
+    if (name == k.flag) {
+      *arch = Arch{name, k.bang_arch, k.preset};
+      return true;
+    }
+  return false;
+}
+
+int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
+  Arch arch;
+  std::string output, standard;
+  bool compile_only = false, verbose = false, force_mlu = false;
+  std::vector<std::string> flags, link_flags, mlu, cxx, objects;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&](const char *flag) { return a.size() > std::strlen(flag) ? a.substr(std::strlen(flag)) : (i + 1 < args.size() ? args[++i] : ""); };
+    if (a == "-o") output = i + 1 < args.size() ? args[++i] : "";
+    else if (a == "-c") compile_only = true;
+    else if (a == "-v" || a == "--verbose") verbose = true;
+    else if (a == "-x") force_mlu = (i + 1 < args.size() ? args[++i] : "") == "mlu";
+    else if (starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=")) {
+      const std::string name = a.substr(a.find('=') + 1);
+      if (!parse_arch(name, &arch)) {
+        std::cerr << "mlusim-cncc: error: " << a << ": no simulated device for this "
+                     "architecture (mlusim has mtp_270, mtp_290, mtp_372, compute_20, compute_30)\n";
+        return 2;
+      }
+    } else if (starts_with(a, "-std=")) standard = a;
+    else if (starts_with(a, "-I") || starts_with(a, "-D") || starts_with(a, "-U"))
+      flags.push_back(a.size() > 2 ? a : a + value(a.substr(0, 2).c_str()));
+    else if (starts_with(a, "-O") || starts_with(a, "-g") || starts_with(a, "-W") ||
+             starts_with(a, "-f") || a == "-pthread")
+      flags.push_back(a);
+    else if (starts_with(a, "-l") || starts_with(a, "-L") || starts_with(a, "-Wl,"))
+      link_flags.push_back(a);
+    else if (starts_with(a, "--bang") || starts_with(a, "--")) {
+      std::cerr << "mlusim-cncc: note: " << a << " is a device option; ignored on the simulator\n";
+    } else if (starts_with(a, "-")) {
+      flags.push_back(a);  // the host compiler judges it: never silently dropped
+    } else if (force_mlu || ends_with(a, ".mlu")) {
+      mlu.push_back(a);
+    } else if (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so")) {
+      objects.push_back(a);
+    } else {
+      cxx.push_back(a);
+    }
+  }
+  if (mlu.empty() && cxx.empty() && objects.empty()) {
+    std::cerr << "mlusim-cncc: error: no input files\n";
+    return 2;
+  }
+  if (compile_only && !output.empty() && mlu.size() + cxx.size() > 1) {
+    std::cerr << "mlusim-cncc: error: -o with -c and several sources\n";
+    return 2;
+  }
+  flags.insert(flags.begin(), standard_flag(standard));
+  const fs::path temp = compile_only ? fs::path() : fs::temp_directory_path() /
+                                                        ("mlusim-cncc-" + std::to_string(getpid()));
+  if (!compile_only) fs::create_directories(temp);
+  auto object_for = [&](const std::string &src) {
+    if (compile_only) return output.empty() ? fs::path(src).stem().string() + ".o" : output;
+    return (temp / (fs::path(src).filename().string() + ".o")).string();
+  };
+  int rc = 0;
+  for (const auto &src : mlu) {
+    const std::string obj = object_for(src);
+    if ((rc = compile_mlu(tc, arch, tc.cxx, flags, {}, src, obj, verbose)) != 0) break;
+    objects.push_back(obj);
+  }
+  for (size_t k = 0; rc == 0 && k < cxx.size(); ++k) {
+    const std::string obj = object_for(cxx[k]);
+    std::vector<std::string> cc = {tc.cxx};
+    cc.insert(cc.end(), flags.begin(), flags.end());
+    cc.insert(cc.end(), {"-I", tc.include_dir, "-c", cxx[k], "-o", obj});
+    rc = run(cc, verbose);
+    objects.push_back(obj);
+  }
+  if (rc == 0 && !compile_only) {
+    std::vector<std::string> ld = {tc.cxx};
+    ld.insert(ld.end(), objects.begin(), objects.end());
+    ld.insert(ld.end(), {"-o", output.empty() ? "a.out" : output, "-L" + tc.lib_dir,
+                         "-Wl,-rpath," + tc.lib_dir, "-lmlusim"});
+    ld.insert(ld.end(), link_flags.begin(), link_flags.end());
+    rc = run(ld, verbose);
+  }
+  if (!compile_only && !verbose) fs::remove_all(temp);
+  return rc;
+}
+
+// CMake runs "mlusim-cncc --launcher [--bang-mlu-arch=X] <c++> <flags> -o obj -c src".
+// A .mlu source is translated on its way; anything else runs unchanged.
+int run_launcher(const Toolchain &tc, const std::vector<std::string> &args) {
+  Arch arch;
+  size_t i = 0;
+  for (; i < args.size() && starts_with(args[i], "--bang"); ++i) {
+    const std::string name = args[i].substr(args[i].find('=') + 1);
+    if (!parse_arch(name, &arch)) {
+      std::cerr << "mlusim-cncc: error: " << args[i] << ": no simulated device for it\n";
+      return 2;
+    }
+  }
+  if (i >= args.size()) {
+    std::cerr << "mlusim-cncc: error: --launcher needs a compiler command\n";
+    return 2;
+  }
+  const size_t first = i;
+  const std::string compiler = args[i];
+  std::vector<std::string> flags, dep_flags;
+  std::string source, object;
+  for (++i; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (a == "-o" && i + 1 < args.size()) object = args[++i];
+    else if (a == "-c" && i + 1 < args.size() && ends_with(args[i + 1], ".mlu")) source = args[++i];
+    else if ((a == "-MF" || a == "-MT" || a == "-MQ") && i + 1 < args.size()) {
+      dep_flags.push_back(a);
+      dep_flags.push_back(args[++i]);
+    } else if (a == "-MD" || a == "-MMD") dep_flags.push_back(a);
+    else flags.push_back(a);
+  }
+  if (source.empty())  // not a .mlu: the command as CMake wrote it
+    return run(std::vector<std::string>(args.begin() + static_cast<long>(first), args.end()), false);
+  return compile_mlu(tc, arch, compiler, flags, dep_flags, source, object, false);
+}
+
+}  // namespace mlusim::cncc

@@ -1,0 +1,408 @@
+#include "tools/cncc/translate.h"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "tools/cncc/lexer.h"
+
+namespace mlusim::cncc {
+namespace {
+
+struct Edit {
+  size_t begin, end;  // replaced byte range (empty: an insertion)
+  std::string text;
+};
+
+const char *space_of(std::string_view qualifier) {
+  if (qualifier == "__nram__") return "::mlusim::Space::kNram";
+  if (qualifier == "__wram__") return "::mlusim::Space::kWram";
+  if (qualifier == "__mlu_shared__") return "::mlusim::Space::kSram";
+  if (qualifier == "__ldram__") return "::mlusim::Space::kLdram";
+  return nullptr;
+}
+
+bool is_function_qualifier(std::string_view w) {
+  return w == "__mlu_global__" || w == "__mlu_entry__" || w == "__mlu_func__" ||
+         w == "__mlu_device__" || w == "__mlu_host__";
+}
+
+// Calls whose .mlu line is recorded for fault messages.
+bool is_intrinsic(std::string_view w) {
+  for (std::string_view prefix :
+       {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset", "__ldramset", "__mluop_"})
+    if (w.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
+bool is_storage_keyword(std::string_view w) {
+  return w == "static" || w == "extern" || w == "const" || w == "volatile" || w == "constexpr" ||
+         w == "register" || w == "inline";
+}
+
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// One declarator of an on-chip declaration: "*name[4][8] = init".
+struct Declarator {
+  std::string pointers, name, dims, init;
+};
+
+class Translator {
+ public:
+  explicit Translator(std::string_view text) : s_(text), lexed_(lex(text)), t_(lexed_.tokens) {}
+
+  Translation run() {
+    for (size_t i = 0; i < t_.size(); ++i) step(i);
+    Translation out;
+    out.text = apply();
+    out.errors = std::move(errors_);
+    return out;
+  }
+
+ private:
+  std::string_view text(const Token &t) const { return s_.substr(t.begin, t.end - t.begin); }
+  std::string_view text(size_t i) const { return i < t_.size() ? text(t_[i]) : std::string_view(); }
+  bool is(size_t i, std::string_view p) const { return i < t_.size() && text(i) == p; }
+  std::string where(size_t i) const {
+    return lexed_.files[static_cast<size_t>(t_[i].file)] + ":" + std::to_string(t_[i].line);
+  }
+  std::string span(size_t first, size_t last) const {  // tokens [first, last) as written
+    if (first >= last) return "";
+    return std::string(s_.substr(t_[first].begin, t_[last - 1].end - t_[first].begin));
+  }
+  void error(size_t i, const std::string &what) {
+    errors_.push_back(where(i) + ": error: " + what);
+  }
+  void replace(size_t first, size_t last, std::string with) {  // tokens [first, last]
+    edits_.push_back(Edit{t_[first].begin, t_[last].end, std::move(with)});
+  }
+  void insert_before(size_t i, std::string with) {
+    edits_.push_back(Edit{t_[i].begin, t_[i].begin, std::move(with)});
+  }
+  void insert_after(size_t i, std::string with) {
+    edits_.push_back(Edit{t_[i].end, t_[i].end, std::move(with)});
+  }
+  bool member_access_before(size_t i) const {
+    return i > 0 && (is(i - 1, ".") || is(i - 1, "->") || is(i - 1, "::"));
+  }
+
+  // The token closing the bracket that opens at i, or t_.size().
+  size_t matching(size_t i) const {
+    const std::string_view open = text(i);
+    const std::string_view close = open == "(" ? ")" : open == "[" ? "]" : "}";
+    int depth = 0;
+    for (size_t k = i; k < t_.size(); ++k) {
+      if (text(k) == open) ++depth;
+      else if (text(k) == close && --depth == 0) return k;
+    }
+    return t_.size();
+  }
+
+  void step(size_t i) {
+    const Token &tok = t_[i];
+    if (tok.kind == Kind::kDirective) return;
+    const std::string_view w = text(tok);
+    track_scopes(i, w);
+    if (tok.system) return;
+    if (tok.kind == Kind::kIdent) {
+      if (is_function_qualifier(w)) return function_qualifier(i, w);
+      if (space_of(w) != nullptr) return onchip_declaration(i, w);
+      if (w == "printf" && in_device() && is(i + 1, "(") && !member_access_before(i))
+        return replace(i, i, "__bang_printf");
+      if (is_intrinsic(w) && in_device() && !member_access_before(i) && !is(i - 1, "&"))
+        return mark_line(i);
+      if (auto v = file_scope_vars_.find(std::string(w));
+          v != file_scope_vars_.end() && !member_access_before(i) && i > skip_until_)
+        return replace(i, i, v->second);
+    } else if (tok.kind == Kind::kNumber) {
+      half_literal(i, w);
+    } else if (w == "<" && launch_opens(i)) {
+      launch(i);
+    }
+  }
+
+  // ---- where we are: device function bodies ------------------------------
+
+  bool in_device() const { return device_bodies_ > 0; }
+
+  void track_scopes(size_t i, std::string_view w) {
+    if (w == "(") ++parens_;
+    else if (w == ")") --parens_;
+    else if (w == ";" && parens_ == 0) device_signature_ = false;
+    else if (w == "{") {
+      const bool body = device_signature_ && parens_ == 0;
+      braces_.push_back(body);
+      if (body) ++device_bodies_;
+      device_signature_ = false;
+    } else if (w == "}" && !braces_.empty()) {
+      if (braces_.back()) --device_bodies_;
+      braces_.pop_back();
+    }
+    (void)i;
+  }
+
+  void function_qualifier(size_t i, std::string_view w) {
+    device_signature_ = true;
+    const bool inline_nearby = is(i - 1, "inline") || is(i + 1, "inline") || is(i + 2, "inline");
+    const bool is_inline = (w == "__mlu_func__" || w == "__mlu_device__") && !inline_nearby;
+    replace(i, i, is_inline ? "inline" : "");
+  }
+
+  // ---- __nram__ / __wram__ / __mlu_shared__ / __ldram__ ---------------------
+
+  void onchip_declaration(size_t q, std::string_view qualifier) {
+    if (parens_ > 0) return replace(q, q, "");  // on a pointer parameter or in a cast
+    size_t first = q;
+    while (first > 0 && t_[first - 1].kind == Kind::kIdent && is_storage_keyword(text(first - 1)))
+      --first;
+    size_t last = q + 1;
+    int depth = 0;
+    for (; last < t_.size(); ++last) {
+      const std::string_view w = text(last);
+      if (w == "(" || w == "[" || w == "{") ++depth;
+      else if (w == ")" || w == "]" || w == "}") --depth;
+      else if (w == ";" && depth == 0) break;
+    }
+    if (last >= t_.size()) return error(q, std::string(qualifier) + " declaration without ';'");
+
+    bool is_static = false, is_extern = false;
+    std::string type;
+    for (size_t k = first; k < q; ++k) note_keyword(text(k), &is_static, &is_extern, &type);
+    std::vector<Declarator> decls;
+    if (!parse_declarators(q + 1, last, &is_static, &is_extern, &type, &decls))
+      return error(q, "cannot read this " + std::string(qualifier) +
+                          " declaration (mlusim-cncc reads 'T name[N] = init, ...;')");
+    const bool file_scope = !in_device();
+    std::string out;
+    for (const Declarator &d : decls)
+      out += file_scope ? file_scope_variable(q, qualifier, type, d, is_static)
+                        : local_variable(q, qualifier, type, d);
+    replace(first, last, out);
+    skip_until_ = last;
+  }
+
+  static void note_keyword(std::string_view w, bool *is_static, bool *is_extern,
+                           std::string *type) {
+    if (w == "static") *is_static = true;
+    else if (w == "extern") *is_extern = true;
+    else if (w == "const" || w == "volatile") *type += std::string(w) + " ";
+  }
+
+  // Tokens (from, to) after the qualifier: type, then declarators split at
+  // top-level commas. The name is the last identifier before '[', '=' or ','.
+  bool parse_declarators(size_t from, size_t to, bool *is_static, bool *is_extern,
+                         std::string *type, std::vector<Declarator> *out) {
+    std::vector<std::pair<size_t, size_t>> parts;
+    int depth = 0;
+    size_t start = from;
+    for (size_t k = from; k < to; ++k) {
+      const std::string_view w = text(k);
+      if (w == "(" || w == "[" || w == "{" || w == "<") ++depth;
+      else if (w == ")" || w == "]" || w == "}" || w == ">") --depth;
+      else if (w == "," && depth == 0) {
+        parts.emplace_back(start, k);
+        start = k + 1;
+      }
+    }
+    parts.emplace_back(start, to);
+    for (size_t p = 0; p < parts.size(); ++p) {
+      auto [b, e] = parts[p];
+      size_t stop = b;  // first '[' or '=' at depth 0
+      while (stop < e && !is(stop, "[") && !is(stop, "=")) ++stop;
+      if (stop == b || t_[stop - 1].kind != Kind::kIdent) return false;
+      const size_t name = stop - 1;
+      size_t ptr = name;
+      while (ptr > b && (is(ptr - 1, "*") || is(ptr - 1, "&"))) --ptr;
+      if (p == 0) {
+        for (size_t k = b; k < ptr; ++k) {
+          if (t_[k].kind == Kind::kIdent && is_storage_keyword(text(k)) && text(k) != "const" &&
+              text(k) != "volatile") {
+            note_keyword(text(k), is_static, is_extern, type);
+            continue;
+          }
+          *type += std::string(text(k)) + " ";
+        }
+        if (type->empty()) return false;
+      } else if (ptr != b) {
+        return false;
+      }
+      Declarator d;
+      d.pointers = span(ptr, name);
+      d.name = std::string(text(name));
+      size_t eq = stop;
+      while (eq < e && !is(eq, "=")) ++eq;
+      d.dims = span(stop, eq);
+      d.init = eq < e ? span(eq + 1, e) : "";
+      out->push_back(std::move(d));
+    }
+    return true;
+  }
+
+  std::string site(size_t q, std::string_view qualifier, const Declarator &d,
+                   const std::string &var, const std::string &init) const {
+    return "::mlusim::bang::OnchipSite " + var + "{" + space_of(qualifier) + ", " +
+           quoted(d.name) + ", " + quoted(where(q)) + ", " + init + "}; ";
+  }
+
+  // A declaration inside a kernel or device function: a reference to the
+  // core's instance; an initializer runs each time, as for a local variable.
+  std::string local_variable(size_t q, std::string_view qualifier, const std::string &type,
+                             const Declarator &d) {
+    const std::string var = "mlusim_site_" + d.name + "_" + std::to_string(q);
+    const std::string init_var = "mlusim_init_" + d.name + "_" + std::to_string(q);
+    std::string out;
+    std::string object_type = type + d.pointers + d.dims;
+    const bool unsized = d.dims.find("[]") != std::string::npos;
+    const bool array_init = !d.init.empty() && !d.dims.empty();
+    if (array_init) {
+      out += type + d.pointers + " " + init_var + d.dims + " = " + d.init + "; ";
+      if (unsized) object_type = "decltype(" + init_var + ")";
+    }
+    out += "static " + site(q, qualifier, d, var, "nullptr");
+    out += type + d.pointers + "(&" + d.name + ")" + d.dims + " = ::mlusim::bang::onchip<" +
+           object_type + ">(" + var + "); ";
+    if (array_init) out += "::mlusim::bang::assign(" + d.name + ", " + init_var + "); ";
+    else if (!d.init.empty()) out += "::mlusim::bang::assign(" + d.name + ", (" + d.init + ")); ";
+    return out;
+  }
+
+  // A declaration at file scope: every later use of the name becomes the
+  // calling core's instance; an initializer is copied in at each launch.
+  std::string file_scope_variable(size_t q, std::string_view qualifier, const std::string &type,
+                                  const Declarator &d, bool is_static) {
+    const std::string var = "mlusim_site_" + d.name;
+    const std::string init_var = "mlusim_init_" + d.name;
+    std::string out, object_type = type + d.pointers + d.dims, init = "nullptr";
+    if (!d.init.empty()) {
+      out += "static const " + type + d.pointers + " " + init_var + d.dims + " = " + d.init + "; ";
+      if (d.dims.find("[]") != std::string::npos)
+        object_type = "std::remove_const_t<decltype(" + init_var + ")>";
+      init = "&" + init_var;
+    }
+    out += (is_static ? "static " : "inline ") + site(q, qualifier, d, var, init);
+    file_scope_vars_[d.name] = "(::mlusim::bang::onchip<" + object_type + ">(" + var + "))";
+    return out;
+  }
+
+  // ---- kernel<<<dim, type, queue>>>(args) ---------------------------------
+
+  bool adjacent(size_t i, size_t n, std::string_view p) const {
+    for (size_t k = 0; k < n; ++k)
+      if (!is(i + k, p) || (k > 0 && t_[i + k].begin != t_[i + k - 1].end)) return false;
+    return true;
+  }
+  bool launch_opens(size_t i) const { return adjacent(i, 3, "<"); }
+
+  // The first token of the launched callee: "ns::kernel<T, 4>".
+  size_t callee_start(size_t open) const {
+    size_t j = open;
+    if (j > 0 && is(j - 1, ">")) {
+      int depth = 0;
+      while (j > 0) {
+        --j;
+        if (is(j, ">")) ++depth;
+        else if (is(j, "<") && --depth == 0) break;
+      }
+    }
+    if (j > 0 && t_[j - 1].kind == Kind::kIdent) --j;
+    while (j >= 2 && is(j - 1, "::") && t_[j - 2].kind == Kind::kIdent) j -= 2;
+    if (j >= 1 && is(j - 1, "::")) --j;
+    return j;
+  }
+
+  void launch(size_t open) {
+    const size_t callee = callee_start(open);
+    if (callee == open) return error(open, "'<<<' without a kernel before it");
+    size_t close = open + 3;
+    int depth = 0;
+    for (; close < t_.size(); ++close) {
+      const std::string_view w = text(close);
+      if (w == "(" || w == "[" || w == "{") ++depth;
+      else if (w == ")" || w == "]" || w == "}") --depth;
+      else if (depth == 0 && adjacent(close, 3, ">")) break;
+    }
+    if (close >= t_.size() || !is(close + 3, "("))
+      return error(open, "kernel launch: expected '<<<dim, type, queue>>>(arguments)'");
+    const size_t args_open = close + 3, args_close = matching(args_open);
+    if (args_close >= t_.size()) return error(open, "kernel launch: unbalanced '('");
+    const bool has_args = args_close > args_open + 1;
+    // Nested edits (e.g. a file-scope variable in an argument) stay valid:
+    // the callee and arguments are kept in place, only the rest is rewritten.
+    insert_before(callee, "::mlusim::bang::launch(" + span(open + 3, close) + ", " +
+                              quoted(span(callee, open)) + ", " + quoted(where(open)) + ", ");
+    edits_.push_back(Edit{t_[open].begin, t_[args_open].end, has_args ? ", " : ""});
+  }
+
+  // ---- line marks, half literals ---------------------------------------------
+
+  void mark_line(size_t i) {
+    size_t call = i + 1;
+    if (is(call, "<")) {  // explicit template arguments
+      int depth = 0;
+      for (; call < t_.size(); ++call) {
+        if (is(call, "<")) ++depth;
+        else if (is(call, ">") && --depth == 0) break;
+      }
+      ++call;
+    }
+    if (!is(call, "(")) return;
+    const size_t close = matching(call);
+    if (close >= t_.size()) return;
+    insert_before(i, "(::mlusim::bang::at(" + quoted(where(i)) + "), ");
+    insert_after(close, ")");
+  }
+
+  void half_literal(size_t i, std::string_view w) {
+    static const std::regex half(R"(^(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[hH]$)");
+    const std::string s(w);
+    if (std::regex_match(s, half)) replace(i, i, "((half)" + s.substr(0, s.size() - 1) + ")");
+  }
+
+  // ---- output -----------------------------------------------------------------
+
+  // Applies the edits; a replaced range keeps its newlines (appended after
+  // the replacement) so every later token stays on its line.
+  std::string apply() {
+    // By position; at one position insertions go before a replacement.
+    std::stable_sort(edits_.begin(), edits_.end(), [](const Edit &a, const Edit &b) {
+      return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin) > (b.end == b.begin);
+    });
+    std::string out;
+    out.reserve(s_.size() + s_.size() / 8);
+    size_t pos = 0;
+    for (const Edit &e : edits_) {
+      if (e.begin < pos) continue;  // inside an earlier replacement
+      out.append(s_.substr(pos, e.begin - pos));
+      out += e.text;
+      const std::string_view replaced = s_.substr(e.begin, e.end - e.begin);
+      out.append(static_cast<size_t>(std::count(replaced.begin(), replaced.end(), '\n')), '\n');
+      pos = e.end;
+    }
+    out.append(s_.substr(pos));
+    return out;
+  }
+
+  std::string_view s_;
+  Lexed lexed_;
+  const std::vector<Token> &t_;
+  std::vector<Edit> edits_;
+  std::vector<std::string> errors_;
+  std::map<std::string, std::string> file_scope_vars_;
+  std::vector<bool> braces_;  // per open brace: opens a device function body
+  int device_bodies_ = 0, parens_ = 0;
+  bool device_signature_ = false;
+  size_t skip_until_ = 0;  // tokens of the declaration just rewritten
+};
+
+}  // namespace
+
+Translation translate(std::string_view preprocessed) { return Translator(preprocessed).run(); }
+
+}  // namespace mlusim::cncc
