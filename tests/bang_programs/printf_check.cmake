@@ -1,0 +1,16 @@
+# Runs printf_cores and checks that every line came out whole: 8 cores x 3
+# lines, each "hello from cluster C core K (task T of 8), line L".
+execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "printf_cores exited with ${rc}")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${out}")
+list(LENGTH lines count)
+if(NOT count EQUAL 24)
+  message(FATAL_ERROR "expected 24 lines, got ${count}:\n${out}")
+endif()
+foreach(line ${lines})
+  if(NOT line MATCHES "^hello from cluster [01] core [0-3] \\(task [0-7] of 8\\), line [0-2]$")
+    message(FATAL_ERROR "a broken line: '${line}'")
+  endif()
+endforeach()
