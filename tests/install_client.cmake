@@ -1,12 +1,21 @@
 # Installs the build into a scratch prefix, then configures, builds and runs
-# examples/client against it with find_package(mlusim CONFIG REQUIRED).
-set(work ${BUILD_DIR}/example_client_check)
+# examples/<EXAMPLE> against it with find_package(mlusim CONFIG REQUIRED).
+# With CNCC_SOURCE, also builds that .mlu with the installed mlusim-cncc.
+set(work ${BUILD_DIR}/example_${EXAMPLE}_check)
 file(REMOVE_RECURSE ${work})
-foreach(step
-    "${CMAKE_COMMAND};--install;${BUILD_DIR};--prefix;${work}/prefix"
-    "${CMAKE_COMMAND};-S;${SOURCE_DIR}/examples/client;-B;${work}/build;-DCMAKE_PREFIX_PATH=${work}/prefix"
-    "${CMAKE_COMMAND};--build;${work}/build"
-    "${work}/build/mlusim_client")
+# One step per item; its words are separated by '|'.
+set(steps
+    "${CMAKE_COMMAND}|--install|${BUILD_DIR}|--prefix|${work}/prefix"
+    "${CMAKE_COMMAND}|-S|${SOURCE_DIR}/examples/${EXAMPLE}|-B|${work}/build|-DCMAKE_PREFIX_PATH=${work}/prefix"
+    "${CMAKE_COMMAND}|--build|${work}/build"
+    "${work}/build/${PROGRAM}")
+if(CNCC_SOURCE)
+  list(APPEND steps
+    "${work}/prefix/bin/mlusim-cncc|${SOURCE_DIR}/examples/${EXAMPLE}/${CNCC_SOURCE}|-o|${work}/cncc_program|--bang-mlu-arch=mtp_372|-O2"
+    "${work}/cncc_program")
+endif()
+foreach(item ${steps})
+  string(REPLACE "|" ";" step "${item}")
   execute_process(COMMAND ${step} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "step failed (${rc}): ${step}")
