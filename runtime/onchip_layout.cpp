@@ -57,7 +57,11 @@ OnchipLayout::~OnchipLayout() {
 std::byte *OnchipLayout::place(CoreContext &c, bang::OnchipSite &site, size_t bytes,
                                size_t align) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (site.placed_in.load(std::memory_order_relaxed) != serial_) add(c, site.space, site, bytes, align);
+  if (site.placed_in.load(std::memory_order_relaxed) != serial_)
+    add(c, site.space, site, bytes, align);
+  else if (bytes > site.bytes)
+    detail::fault(c, fmt::format("'{}' ({}) has {} bytes in this launch; a use asks for {}",
+                                 site.name, site.where, site.bytes, bytes));
   // Catch this core up with what every core has declared so far.
   const SpaceLayout &s = spaces_[static_cast<int>(site.space)];
   size_t &mine = declared(c, site.space);

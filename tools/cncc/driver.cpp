@@ -14,7 +14,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "mlusim.h"
+#include "runtime/device_spec.h"
 #include "tools/cncc/translate.h"
 
 namespace mlusim::cncc {
@@ -91,9 +91,9 @@ std::string read_file(const std::string &path) {
 std::vector<std::string> arch_defines(const Arch &arch) {
   std::vector<std::string> d = {"-D__BANG__=1", "-D__MLUSIM_CNCC__=1",
                                 "-D__BANG_ARCH__=" + std::to_string(arch.bang_arch)};
-  for (int i = 0; i < mlusimGetPresetCount(); ++i) {
-    mlusimDeviceSpec_t spec;
-    if (mlusimGetPreset(i, &spec) != cnrtSuccess || arch.preset != spec.name) continue;
+  for (int i = 0; i < preset_count(); ++i) {
+    const DeviceSpec &spec = preset(i);
+    if (arch.preset != spec.name) continue;
     d.push_back("-D__MLU_NRAM_SIZE__=" + std::to_string(spec.nram_bytes / 1024));
     d.push_back("-D__MLU_WRAM_SIZE__=" + std::to_string(spec.wram_bytes / 1024));
     d.push_back("-D__MLU_SRAM_SIZE__=" + std::to_string(spec.sram_bytes / 1024));

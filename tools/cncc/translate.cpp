@@ -52,6 +52,8 @@ std::string quoted(std::string_view s) {
 // One declarator of an on-chip declaration: "*name[4][8] = init".
 struct Declarator {
   std::string pointers, name, dims, init;
+  int rank = 0;           // array dimensions
+  std::string extent;     // of a one-dimensional array
 };
 
 class Translator {
@@ -239,6 +241,10 @@ class Translator {
       size_t eq = stop;
       while (eq < e && !is(eq, "=")) ++eq;
       d.dims = span(stop, eq);
+      for (size_t k = stop; k < eq && is(k, "["); k = matching(k) + 1) {
+        ++d.rank;
+        d.extent = span(k + 1, matching(k));
+      }
       d.init = eq < e ? span(eq + 1, e) : "";
       out->push_back(std::move(d));
     }
@@ -251,13 +257,29 @@ class Translator {
            quoted(d.name) + ", " + quoted(where(q)) + ", " + init + "}; ";
   }
 
-  // A declaration inside a kernel or device function: a reference to the
-  // core's instance; an initializer runs each time, as for a local variable.
+  // A one-dimensional array without initializer is a pointer to the core's
+  // instance, so its extent may be a run-time value (mlusim's operators size
+  // their NRAM buffer for the simulated device they run on).
+  static bool is_pointer_form(const Declarator &d) {
+    return d.rank == 1 && d.init.empty() && !d.extent.empty();
+  }
+  static std::string pointer_form(const std::string &type, const Declarator &d,
+                                  const std::string &var) {
+    return "::mlusim::bang::onchip_array<" + type + d.pointers + ">(" + var + ", (" + d.extent +
+           "))";
+  }
+
+  // A declaration inside a kernel or device function: the core's instance;
+  // an initializer runs each time, as for a local variable.
   std::string local_variable(size_t q, std::string_view qualifier, const std::string &type,
                              const Declarator &d) {
     const std::string var = "mlusim_site_" + d.name + "_" + std::to_string(q);
     const std::string init_var = "mlusim_init_" + d.name + "_" + std::to_string(q);
     std::string out;
+    if (is_pointer_form(d)) {
+      return out + "static " + site(q, qualifier, d, var, "nullptr") + type + d.pointers +
+             "*const " + d.name + " = " + pointer_form(type, d, var) + "; ";
+    }
     std::string object_type = type + d.pointers + d.dims;
     const bool unsized = d.dims.find("[]") != std::string::npos;
     const bool array_init = !d.init.empty() && !d.dims.empty();
@@ -287,7 +309,9 @@ class Translator {
       init = "&" + init_var;
     }
     out += (is_static ? "static " : "inline ") + site(q, qualifier, d, var, init);
-    file_scope_vars_[d.name] = "(::mlusim::bang::onchip<" + object_type + ">(" + var + "))";
+    file_scope_vars_[d.name] = is_pointer_form(d)
+                                   ? "(" + pointer_form(type, d, var) + ")"
+                                   : "(::mlusim::bang::onchip<" + object_type + ">(" + var + "))";
     return out;
   }
 

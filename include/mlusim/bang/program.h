@@ -67,6 +67,19 @@ T &onchip(OnchipSite &site) {
   return *reinterpret_cast<T *>(p);
 }
 
+// A one-dimensional on-chip array of `count` elements (count may be a run-time
+// value, but the same at every use within a launch).
+template <typename T>
+T *onchip_array(OnchipSite &site, size_t count) {
+  CoreContext &c = this_core();
+  const size_t bytes = sizeof(T) * count;
+  std::byte *p = site.placed_in.load(std::memory_order_acquire) == c.launch_serial &&
+                         bytes <= site.bytes && site.offset + bytes <= declared_in(c, site.space)
+                     ? space_base(c, site.space) + site.offset
+                     : place(c, site, bytes, alignof(T));
+  return reinterpret_cast<T *>(p);
+}
+
 // `__nram__ T x = init;` at function scope: the initializer runs each time the
 // declaration does, as for any local variable.
 template <typename T, typename V>
