@@ -359,7 +359,9 @@ class Translator {
     const bool has_args = args_close > args_open + 1;
     // Nested edits (e.g. a file-scope variable in an argument) stay valid:
     // the callee and arguments are kept in place, only the rest is rewritten.
-    insert_before(callee, "::mlusim::bang::launch(" + span(open + 3, close) + ", " +
+    std::string config = span(open + 3, close);  // its newlines stay where they were
+    std::replace(config.begin(), config.end(), '\n', ' ');
+    insert_before(callee, "::mlusim::bang::launch(" + config + ", " +
                               quoted(span(callee, open)) + ", " + quoted(where(open)) + ", ");
     edits_.push_back(Edit{t_[open].begin, t_[args_open].end, has_args ? ", " : ""});
   }
