@@ -1,4 +1,5 @@
-// __bang_active_*: each function against std:: math in double, float and half.
+// __bang_active_* and the plain __bang_<f> math functions: each against std::
+// math in double, float and half.
 #include <cmath>
 
 #include "tests/intrinsics/support.h"
@@ -41,6 +42,14 @@ Activation<T> intrinsic(const std::string &name) {
   if (name == "sin") return __bang_active_sin<T>;
   if (name == "cos") return __bang_active_cos<T>;
   if (name == "gelu") return __bang_active_gelu<T>;
+  if (name == "plain abs") return __bang_abs<T>;
+  if (name == "plain recip") return __bang_recip<T>;
+  if (name == "plain sqrt") return __bang_sqrt<T>;
+  if (name == "plain floor") return __bang_floor<T>;
+  if (name == "plain log2") return __bang_log2<T>;
+  if (name == "plain pow2") return __bang_pow2<T>;
+  if (name == "plain sin") return __bang_sin<T>;
+  if (name == "plain cos") return __bang_cos<T>;
   return nullptr;
 }
 
@@ -60,6 +69,14 @@ const Case kCases[] = {
     {"sin", -3, 3, [](double x) { return std::sin(x); }},
     {"cos", -3, 3, [](double x) { return std::cos(x); }},
     {"gelu", -4, 4, [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }},
+    {"plain abs", -8, 8, [](double x) { return std::fabs(x); }},
+    {"plain recip", 0.1f, 10, [](double x) { return 1 / x; }},
+    {"plain sqrt", 0, 100, [](double x) { return std::sqrt(x); }},
+    {"plain floor", -50, 50, [](double x) { return std::floor(x); }},
+    {"plain log2", 0.01f, 1000, [](double x) { return std::log2(x); }},
+    {"plain pow2", -8, 8, [](double x) { return std::exp2(x); }},
+    {"plain sin", -3, 3, [](double x) { return std::sin(x); }},
+    {"plain cos", -3, 3, [](double x) { return std::cos(x); }},
 };
 
 template <typename Tag>
@@ -78,6 +95,28 @@ TYPED_TEST(Activations, MatchTheMathLibrary) {
     for (double v : in.exact) reference.push_back(c.reference(v));
     expect_close(y.download(), reference);
   }
+}
+
+template <typename T>
+__mlu_global__ void divide(T *out, const T *a, const T *b, int n) {
+  __nram_buffer__(T, x, n);
+  __nram_buffer__(T, y, n);
+  __memcpy(x, a, n * sizeof(T), GDRAM2NRAM);
+  __memcpy(y, b, n * sizeof(T), GDRAM2NRAM);
+  __bang_div(x, x, y, n);
+  __memcpy(out, x, n * sizeof(T), NRAM2GDRAM);
+}
+
+TYPED_TEST(Activations, DivideMatchesTheQuotient) {
+  using T = typename TypeParam::T;
+  constexpr int n = 512;
+  auto a = sample<T>(n, -10, 10, 1), b = sample<T>(n, 0.5f, 4, 2);
+  DeviceBuffer<T> x(a.values), y(b.values), out(n);
+  run_on_one_core(divide<T>, out.get(), static_cast<const T *>(x.get()),
+                  static_cast<const T *>(y.get()), n);
+  std::vector<double> reference;
+  for (int i = 0; i < n; ++i) reference.push_back(a.exact[i] / b.exact[i]);
+  expect_close(out.download(), reference);
 }
 
 __mlu_global__ void exp_of_unaligned_count() {

@@ -1,5 +1,6 @@
-// __bang_reduce_sum, __bang_sum, __bang_max and __bang_min against double
-// references, in float and half.
+// __bang_reduce_sum, __bang_sum, __bang_count, __bang_max and __bang_min
+// against double references, in float and half.
+#include <algorithm>
 #include <cstring>
 
 #include "tests/intrinsics/support.h"
@@ -8,7 +9,8 @@ namespace intrinsics_test {
 namespace {
 
 template <typename T>
-__mlu_global__ void reductions(T *sums, T *total, T *extremes, const T *in, int n) {
+__mlu_global__ void reductions(T *sums, T *total, T *extremes, unsigned *nonzero, const T *in,
+                               int n) {
   __nram_buffer__(T, x, n);
   __nram_buffer__(T, y, n);
   __nram_buffer__(T, e, 128 / sizeof(T));
@@ -16,6 +18,7 @@ __mlu_global__ void reductions(T *sums, T *total, T *extremes, const T *in, int 
   __bang_reduce_sum(y, x, n);
   __memcpy(sums, y, n * sizeof(T), NRAM2GDRAM);
   *total = __bang_sum(x, n);
+  *nonzero = __bang_count(x, n);
   __bang_max(e, x, n);
   __memcpy(extremes, e, 2 * sizeof(T), NRAM2GDRAM);
   __bang_min(e, x, n);
@@ -35,9 +38,14 @@ TYPED_TEST(Reductions, MatchTheReference) {
   in.values[700] = T(-3);
   in.exact[300] = 3;
   in.exact[700] = -3;
+  for (int i = 2; i < n; i += 3) in.values[i] = T(0), in.exact[i] = 0;  // spares 300 and 700
   DeviceBuffer<T> x(in.values), sums(n), total(1), extremes(4);
-  run_on_one_core(reductions<T>, sums.get(), total.get(), extremes.get(),
+  DeviceBuffer<unsigned> nonzero(1);
+  run_on_one_core(reductions<T>, sums.get(), total.get(), extremes.get(), nonzero.get(),
                   static_cast<const T *>(x.get()), n);
+  EXPECT_EQ(nonzero.download()[0], static_cast<unsigned>(std::count_if(
+                                       in.exact.begin(), in.exact.end(),
+                                       [](double v) { return v != 0; })));
 
   std::vector<double> block_sums(n, 0.0);
   double all = 0;

@@ -94,6 +94,60 @@ TEST(VectorForms, ByteHalfConversionsRoundDownAndSaturate) {
   }
 }
 
+__mlu_global__ void int8_and_rounding(float *from_int8, int16_t *down16, int8_t *down8,
+                                      const int8_t *bytes, const float *values) {
+  __nram_buffer__(int8_t, b, 128);
+  __nram_buffer__(float, f, 128);
+  __nram_buffer__(int16_t, s, 128);
+  __memcpy(b, bytes, 128, GDRAM2NRAM);
+  __bang_int82float(f, b, 128, -2);  // b * 2^-2
+  __memcpy(from_int8, f, 128 * sizeof(float), NRAM2GDRAM);
+  __memcpy(f, values, 128 * sizeof(float), GDRAM2NRAM);
+  __bang_float2int16_dn(s, f, 128, 1);  // floor(v / 2)
+  __memcpy(down16, s, 128 * sizeof(int16_t), NRAM2GDRAM);
+  __bang_float2int8_rd(b, f, 128, 0);  // floor(v), saturated
+  __memcpy(down8, b, 128, NRAM2GDRAM);
+}
+
+TEST(VectorForms, Int8AndRoundDownConversions) {
+  std::vector<int8_t> bytes(128);
+  std::vector<float> values(128);
+  for (int i = 0; i < 128; ++i) {
+    bytes[i] = static_cast<int8_t>(i * 2 - 128);
+    values[i] = i * 3.3f - 200.0f;
+  }
+  DeviceBuffer<int8_t> b(bytes), down8(128);
+  DeviceBuffer<float> v(values), from_int8(128);
+  DeviceBuffer<int16_t> down16(128);
+  run_on_one_core(int8_and_rounding, from_int8.get(), down16.get(), down8.get(),
+                  static_cast<const int8_t *>(b.get()), static_cast<const float *>(v.get()));
+  auto f = from_int8.download();
+  auto s = down16.download();
+  auto d = down8.download();
+  for (int i = 0; i < 128; ++i) {
+    EXPECT_EQ(f[i], bytes[i] / 4.0f) << i;
+    EXPECT_EQ(s[i], static_cast<int16_t>(std::floor(values[i] / 2.0))) << i;
+    EXPECT_EQ(d[i], static_cast<int8_t>(std::clamp(std::floor(double(values[i])), -128.0, 127.0)))
+        << i;
+  }
+}
+
+__mlu_global__ void move_overlapping(float *out, const float *in) {
+  __nram_buffer__(float, buf, 96);
+  __memcpy(buf, in, 96 * sizeof(float), GDRAM2NRAM);
+  __bang_move(buf + 32, buf, 64 * sizeof(float));  // overlapping, forward
+  __memcpy(out, buf, 96 * sizeof(float), NRAM2GDRAM);
+}
+
+TEST(VectorForms, MoveCopiesBytesLikeMemmove) {
+  std::vector<float> in(96);
+  for (int i = 0; i < 96; ++i) in[i] = static_cast<float>(i);
+  DeviceBuffer<float> src(in), dst(96);
+  run_on_one_core(move_overlapping, dst.get(), static_cast<const float *>(src.get()));
+  auto v = dst.download();
+  for (int i = 0; i < 96; ++i) EXPECT_EQ(v[i], i < 32 ? i : i - 32) << i;
+}
+
 TEST(VectorForms, ScalarFloatToIntRoundings) {
   EXPECT_EQ(__float2int_dn(-1.5f), -2);
   EXPECT_EQ(__float2int_up(-1.5f), -1);

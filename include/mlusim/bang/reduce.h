@@ -3,6 +3,7 @@
 //    lands in the block's first element of dst (32 floats or 64 halves per
 //    block; mlu-ops reads dst[0], dst[32], ...); mlusim zeroes the rest.
 //  __bang_sum(src, n): the sum, returned.
+//  __bang_count(src, n): how many elements are non-zero, returned.
 //  __bang_max/__bang_min(dst, src, n): dst[0] = the extreme value, and
 //    element 1 of dst holds, as an unsigned integer of the dtype's width, the
 //    index of its first occurrence (mlu-ops reads ((uint16_t *)dst)[1] for half,
@@ -42,6 +43,20 @@ T __bang_sum(const T *src, int count) {
   float sum = 0;
   for (size_t i = 0; i < n; ++i) sum += static_cast<float>(src[i]);
   return static_cast<T>(sum);
+}
+
+template <typename T>
+unsigned __bang_count(const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_count: mlusim has it for float and half only");
+  const char *op = "__bang_count";
+  const size_t n = mlusim::detail::checked_count(op, count);
+  mlusim::CoreContext &c = mlusim::this_core();
+  mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
+  mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
+  unsigned nonzero = 0;
+  for (size_t i = 0; i < n; ++i) nonzero += src[i] != T(0);
+  return nonzero;
 }
 
 namespace mlusim::detail {

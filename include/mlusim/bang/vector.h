@@ -341,6 +341,16 @@ inline void __bang_int322half(half *dst, const int32_t *src, int count, int pos)
     return mlusim::detail::from_fixed<half>(x, pos);
   });
 }
+inline void __bang_int82float(float *dst, const int8_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int82float", dst, src, count, [pos](int8_t x) {
+    return mlusim::detail::from_fixed<float>(x, pos);
+  });
+}
+inline void __bang_int82half(half *dst, const int8_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int82half", dst, src, count, [pos](int8_t x) {
+    return mlusim::detail::from_fixed<half>(x, pos);
+  });
+}
 inline void __bang_int162float(float *dst, const int16_t *src, int count, int pos) {
   mlusim::detail::convert("__bang_int162float", dst, src, count, [pos](int16_t x) {
     return mlusim::detail::from_fixed<float>(x, pos);
@@ -373,6 +383,9 @@ MLUSIM_TO_INT(__bang_float2int16_tz, int16_t, float, std::trunc)
 MLUSIM_TO_INT(__bang_half2int16_rd, int16_t, half, std::floor)
 MLUSIM_TO_INT(__bang_half2int16_tz, int16_t, half, std::trunc)
 MLUSIM_TO_INT(__bang_half2int32_rd, int32_t, half, std::floor)
+MLUSIM_TO_INT(__bang_float2int16_dn, int16_t, float, std::floor)
+MLUSIM_TO_INT(__bang_half2int16_dn, int16_t, half, std::floor)
+MLUSIM_TO_INT(__bang_float2int8_rd, int8_t, float, std::floor)
 #undef MLUSIM_TO_INT
 inline void __bang_int322int16(int16_t *dst, const int32_t *src, int count, int dst_pos,
                                int src_pos) {
@@ -442,4 +455,12 @@ inline void __bang_half2uchar_dn(uint8_t *dst, const half *src, int count) {
     const float v = std::floor(static_cast<float>(x));
     return static_cast<uint8_t>(std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 255.0f));
   });
+}
+
+// Copies `bytes` bytes within NRAM on the vector unit (dst may overlap src).
+inline void __bang_move(void *dst, const void *src, int bytes) {
+  const char *op = "__bang_move";
+  const size_t n = mlusim::detail::checked_count(op, bytes);
+  mlusim::detail::vector_op<int8_t>(op, dst, n, src, n, nullptr, 0, n);
+  std::memmove(dst, src, n);
 }
