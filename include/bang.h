@@ -23,6 +23,7 @@
 #include "mlusim/bang/fusion.h"
 #include "mlusim/bang/matrix.h"
 #include "mlusim/bang/memory_forms.h"
+#include "mlusim/bang/not_yet.h"
 #include "mlusim/bang/pooling.h"
 #include "mlusim/bang/print.h"
 #include "mlusim/bang/reduce.h"

@@ -2,6 +2,7 @@
 // _const spellings of the scalar forms, square, and byte <-> half conversions.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "tests/intrinsics/support.h"
 
@@ -146,6 +147,43 @@ TEST(VectorForms, MoveCopiesBytesLikeMemmove) {
   run_on_one_core(move_overlapping, dst.get(), static_cast<const float *>(src.get()));
   auto v = dst.download();
   for (int i = 0; i < 96; ++i) EXPECT_EQ(v[i], i < 32 ? i : i - 32) << i;
+}
+
+__mlu_global__ void to_half_down(half *out, const float *in) {
+  __nram_buffer__(float, f, 64);
+  __nram_buffer__(half, h, 64);
+  __memcpy(f, in, 64 * sizeof(float), GDRAM2NRAM);
+  __bang_float2half_dn(h, f, 64);
+  __memcpy(out, h, 64 * sizeof(half), NRAM2GDRAM);
+}
+
+TEST(VectorForms, FloatToHalfDownNeverRoundsUp) {
+  mlusim::testing::Random random(12);
+  std::vector<float> in = random.floats(64, -3000, 3000);
+  in[0] = 1.0f + std::ldexp(1.0f, -11) * 1.5f;  // nearest would round up
+  in[1] = -1.0f - std::ldexp(1.0f, -12);       // nearest is -1; down is -(1 + 2^-10)
+  in[2] = 70000.0f;                             // above the largest half
+  in[3] = -1e-9f;                               // below zero, above every negative half
+  in[4] = 2.0f;                                 // exact
+  DeviceBuffer<float> src(in);
+  DeviceBuffer<half> out(64);
+  run_on_one_core(to_half_down, out.get(), static_cast<const float *>(src.get()));
+  auto v = out.download();
+  for (int i = 0; i < 64; ++i) {
+    const double got = static_cast<double>(v[i]);
+    EXPECT_LE(got, in[i]) << i;
+    // the next half above got exceeds x: got is the largest half <= x
+    uint16_t bits;
+    std::memcpy(&bits, &v[i], 2);
+    half next_up;
+    const uint16_t up = (bits & 0x8000) ? (bits == 0x8000 ? 0x0001 : bits - 1) : bits + 1;
+    std::memcpy(&next_up, &up, 2);
+    EXPECT_GT(static_cast<double>(next_up), in[i]) << i;
+  }
+  EXPECT_EQ(static_cast<float>(v[0]), 1.0f);
+  EXPECT_EQ(static_cast<float>(v[1]), -1.0f - std::ldexp(1.0f, -10));
+  EXPECT_EQ(static_cast<float>(v[2]), 65504.0f);
+  EXPECT_EQ(static_cast<float>(v[4]), 2.0f);
 }
 
 TEST(VectorForms, ScalarFloatToIntRoundings) {

@@ -19,7 +19,6 @@ template <typename T, typename Combine>
 void pool(const char *op, T *dst, const T *src, int channel, int height, int width,
           int kernel_height, int kernel_width, int stride_x, int stride_y, bool average,
           Combine combine) {
-  static_assert(is_float_or_half<T>, "BANG pooling: mlusim has it for float and half only");
   const size_t ch = positive(op, "channel", channel), h = positive(op, "height", height),
                w = positive(op, "width", width), kh = positive(op, "kernel_height", kernel_height),
                kw = positive(op, "kernel_width", kernel_width),
@@ -55,6 +54,8 @@ void pool(const char *op, T *dst, const T *src, int channel, int height, int wid
   template <typename T>                                                                         \
   void __bang_##name(T *dst, const T *src, int channel, int height, int width,                 \
                      int kernel_height, int kernel_width, int stride_x, int stride_y) {         \
+    static_assert(mlusim::detail::is_float_or_half<T>,                                          \
+                  "__bang_" #name ": mlusim has it for float and half only");                   \
     mlusim::detail::pool("__bang_" #name, dst, src, channel, height, width, kernel_height,     \
                          kernel_width, stride_x, stride_y, average,                             \
                          [](float a, float b) { return combine; });                             \

@@ -62,7 +62,6 @@ unsigned __bang_count(const T *src, int count) {
 namespace mlusim::detail {
 template <typename T, typename Better>
 void extreme(const char *op, T *dst, const T *src, int count, Better better) {
-  static_assert(is_float_or_half<T>, "__bang_max/__bang_min: mlusim has them for float and half");
   const size_t n = checked_count(op, count);
   if (n == 0) fault(this_core(), std::string(op) + ": count must be positive");
   CoreContext &c = this_core();
@@ -81,9 +80,13 @@ void extreme(const char *op, T *dst, const T *src, int count, Better better) {
 
 template <typename T>
 void __bang_max(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_max: mlusim has it for float and half only");
   mlusim::detail::extreme("__bang_max", dst, src, count, [](T a, T b) { return a > b; });
 }
 template <typename T>
 void __bang_min(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_min: mlusim has it for float and half only");
   mlusim::detail::extreme("__bang_min", dst, src, count, [](T a, T b) { return a < b; });
 }

@@ -327,6 +327,20 @@ inline void __bang_float2half_rn(half *dst, const float *src, int count) {
 inline void __bang_float2half(half *dst, const float *src, int count) {
   __bang_float2half_rn(dst, src, count);
 }
+// Toward -inf: the nearest half, one step lower when that lies above x.
+inline void __bang_float2half_dn(half *dst, const float *src, int count) {
+  mlusim::detail::convert("__bang_float2half_dn", dst, src, count, [](float x) {
+    half h = static_cast<half>(x);
+    if (static_cast<float>(h) <= x) return h;  // also NaN
+    uint16_t bits;
+    std::memcpy(&bits, &h, 2);
+    bits = (bits & 0x7FFF) == 0 ? uint16_t{0x8001}                    // +-0: -smallest
+           : (bits & 0x8000) == 0 ? static_cast<uint16_t>(bits - 1)  // positive: toward 0
+                                  : static_cast<uint16_t>(bits + 1); // negative: away from 0
+    std::memcpy(&h, &bits, 2);
+    return h;
+  });
+}
 inline void __bang_half2float(float *dst, const half *src, int count) {
   mlusim::detail::convert("__bang_half2float", dst, src, count,
                           [](half x) { return static_cast<float>(x); });
