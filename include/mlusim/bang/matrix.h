@@ -64,17 +64,17 @@ auto widened(const S *p, size_t n) {
   }
 }
 
+// The accumulator: exact for fixed point (an int64 sum fits a double's
+// mantissa for any operand an on-chip buffer holds), float otherwise.
+template <typename S>
+using Accumulator = std::conditional_t<is_fixed_point<S>, int64_t, float>;
+
 template <typename S, typename K>
-double dot(const S *a, const K *b, size_t n) {
-  if constexpr (is_fixed_point<S>) {
-    int64_t sum = 0;  // exact, as the device's integer accumulator
-    for (size_t i = 0; i < n; ++i) sum += int64_t{a[i]} * int64_t{b[i]};
-    return static_cast<double>(sum);
-  } else {
-    float sum = 0;
-    for (size_t i = 0; i < n; ++i) sum += a[i] * b[i];
-    return sum;
-  }
+Accumulator<S> dot(const S *a, const K *b, size_t n) {
+  Accumulator<S> sum = 0;
+  for (size_t i = 0; i < n; ++i)
+    sum += static_cast<Accumulator<S>>(a[i]) * static_cast<Accumulator<S>>(b[i]);
+  return sum;
 }
 
 template <typename D, typename S, typename K>
@@ -127,12 +127,12 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   for (size_t y = 0; y < s.oh; ++y)
     for (size_t x = 0; x < s.ow; ++x)
       for (size_t o = 0; o < s.co; ++o) {
-        double sum = 0;
+        Accumulator<S> sum = 0;
         for (size_t ky = 0; ky < s.kh; ++ky)
           for (size_t kx = 0; kx < s.kw; ++kx)
             sum += dot(&in[((y * s.sy + ky) * s.w + x * s.sx + kx) * s.ci],
                        &weights[((o * s.kh + ky) * s.kw + kx) * s.ci], s.ci);
-        double value = std::ldexp(sum, fix_position);
+        double value = std::ldexp(static_cast<double>(sum), fix_position);
         if (bias != nullptr) value += static_cast<double>(bias[o]);
         out[(y * s.ow + x) * s.co + o] = static_cast<D>(value);
       }
