@@ -69,12 +69,20 @@ auto widened(const S *p, size_t n) {
 template <typename S>
 using Accumulator = std::conditional_t<is_fixed_point<S>, int64_t, float>;
 
+// Eight partial sums: independent chains the host can overlap or vectorise
+// (a plain float loop waits on every add). The device's summation order is
+// not documented; this is one valid order.
 template <typename S, typename K>
 Accumulator<S> dot(const S *a, const K *b, size_t n) {
-  Accumulator<S> sum = 0;
-  for (size_t i = 0; i < n; ++i)
-    sum += static_cast<Accumulator<S>>(a[i]) * static_cast<Accumulator<S>>(b[i]);
-  return sum;
+  using Acc = Accumulator<S>;
+  constexpr size_t kLanes = 8;
+  Acc lane[kLanes] = {};
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (size_t j = 0; j < kLanes; ++j)
+      lane[j] += static_cast<Acc>(a[i + j]) * static_cast<Acc>(b[i + j]);
+  for (; i < n; ++i) lane[0] += static_cast<Acc>(a[i]) * static_cast<Acc>(b[i]);
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
 }
 
 template <typename D, typename S, typename K>
