@@ -8,10 +8,19 @@ namespace intrinsics_test {
 namespace {
 
 // Fills 100 elements of a 128-element buffer; the rest keeps its marker.
-__mlu_global__ void nramset_prefix(float *out_f, half *out_h, int *out_i) {
+__mlu_global__ void nramset_prefix(float *out_f, half *out_h, int *out_i, int16_t *out_s,
+                                   int *out_n) {
   __nram_buffer__(float, f, 128);
   __nram_buffer__(half, h, 128);
   __nram_buffer__(int, i, 128);
+  __nram_buffer__(int16_t, s, 128);
+  __nram_buffer__(int, n, 128);
+  __nramset_short(s, 128, -1);
+  __nramset_short(s, 100, 300);
+  __nramset_int(n, 128, -1);
+  __nramset_int(n, 100, 70000);
+  __memcpy(out_s, s, 128 * sizeof(int16_t), NRAM2GDRAM);
+  __memcpy(out_n, n, 128 * sizeof(int), NRAM2GDRAM);
   __nramset_float(f, 128, -1.0f);
   __nramset_float(f, 100, 2.5f);
   __nramset_half(h, 128, half(-1));
@@ -26,16 +35,21 @@ __mlu_global__ void nramset_prefix(float *out_f, half *out_h, int *out_i) {
 TEST(Fill, NramsetWritesCountElementsOfTheValueDtype) {
   DeviceBuffer<float> f(128);
   DeviceBuffer<half> h(128);
-  DeviceBuffer<int> i(128);
-  run_on_one_core(nramset_prefix, f.get(), h.get(), i.get());
+  DeviceBuffer<int> i(128), n(128);
+  DeviceBuffer<int16_t> s(128);
+  run_on_one_core(nramset_prefix, f.get(), h.get(), i.get(), s.get(), n.get());
   auto vf = f.download();
   auto vh = h.download();
   auto vi = i.download();
+  auto vs = s.download();
+  auto vn = n.download();
   for (int k = 0; k < 128; ++k) {
     const bool filled = k < 100;
     EXPECT_EQ(vf[k], filled ? 2.5f : -1.0f) << k;
     EXPECT_EQ(static_cast<float>(vh[k]), filled ? 0.375f : -1.0f) << k;
     EXPECT_EQ(vi[k], filled ? 7 : -1) << k;
+    EXPECT_EQ(vs[k], filled ? 300 : -1) << k;
+    EXPECT_EQ(vn[k], filled ? 70000 : -1) << k;
   }
 }
 

@@ -84,6 +84,28 @@ TEST(PoolingInPlace, SumpoolOntoItsSource) {
   for (int ch = 0; ch < 32; ++ch) EXPECT_EQ(v[ch], 8 * ch + 32 * 28) << ch;  // sum of ch + 32r
 }
 
+// The 7-argument forms stride by the kernel size.
+__mlu_global__ void pool_without_strides(half *out, const half *in) {
+  __nram_buffer__(half, x, 4 * 6 * 64);
+  __nram_buffer__(half, y, 2 * 2 * 64);
+  __memcpy(x, in, 4 * 6 * 64 * sizeof(half), GDRAM2NRAM);
+  __bang_maxpool(y, x, 64, 4, 6, 2, 3);
+  __memcpy(out, y, 2 * 2 * 64 * sizeof(half), NRAM2GDRAM);
+  __bang_sumpool(y, x, 64, 4, 6, 2, 3);
+  __memcpy(out + 2 * 2 * 64, y, 2 * 2 * 64 * sizeof(half), NRAM2GDRAM);
+}
+
+TEST(PoolingShortForms, StrideEqualsTheKernel) {
+  const Shape s{64, 4, 6, 2, 3, 3, 2};
+  auto in = sample<half>(4 * 6 * 64, -4, 4, 13);
+  DeviceBuffer<half> x(in.values), y(2 * 2 * 2 * 64);
+  run_on_one_core(pool_without_strides, y.get(), static_cast<const half *>(x.get()));
+  auto reference = intrinsics_test::reference(Kind::kMax, s, in.exact);
+  auto sums = intrinsics_test::reference(Kind::kSum, s, in.exact);
+  reference.insert(reference.end(), sums.begin(), sums.end());
+  expect_close(y.download(), reference);
+}
+
 __mlu_global__ void pool_window_too_large() {
   __nram_buffer__(float, x, 64);
   __bang_maxpool(x, x, 16, 2, 2, 3, 1);  // 3 rows of kernel over 2 rows of input

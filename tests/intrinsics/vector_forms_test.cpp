@@ -96,11 +96,19 @@ TEST(VectorForms, ByteHalfConversionsRoundDownAndSaturate) {
 }
 
 __mlu_global__ void int8_and_rounding(float *from_int8, int16_t *down16, int8_t *down8,
+                                      half *half_from_int8, int16_t *half_down16,
                                       const int8_t *bytes, const float *values) {
   __nram_buffer__(int8_t, b, 128);
   __nram_buffer__(float, f, 128);
   __nram_buffer__(int16_t, s, 128);
+  __nram_buffer__(half, h, 128);
   __memcpy(b, bytes, 128, GDRAM2NRAM);
+  __bang_int82half(h, b, 128, 1);  // b * 2
+  __memcpy(half_from_int8, h, 128 * sizeof(half), NRAM2GDRAM);
+  __memcpy(f, values, 128 * sizeof(float), GDRAM2NRAM);
+  __bang_float2half_rn(h, f, 128);
+  __bang_half2int16_dn(s, h, 128, 0);  // floor(half(v))
+  __memcpy(half_down16, s, 128 * sizeof(int16_t), NRAM2GDRAM);
   __bang_int82float(f, b, 128, -2);  // b * 2^-2
   __memcpy(from_int8, f, 128 * sizeof(float), NRAM2GDRAM);
   __memcpy(f, values, 128 * sizeof(float), GDRAM2NRAM);
@@ -119,13 +127,20 @@ TEST(VectorForms, Int8AndRoundDownConversions) {
   }
   DeviceBuffer<int8_t> b(bytes), down8(128);
   DeviceBuffer<float> v(values), from_int8(128);
-  DeviceBuffer<int16_t> down16(128);
+  DeviceBuffer<int16_t> down16(128), half_down16(128);
+  DeviceBuffer<half> half_from_int8(128);
   run_on_one_core(int8_and_rounding, from_int8.get(), down16.get(), down8.get(),
-                  static_cast<const int8_t *>(b.get()), static_cast<const float *>(v.get()));
+                  half_from_int8.get(), half_down16.get(), static_cast<const int8_t *>(b.get()),
+                  static_cast<const float *>(v.get()));
   auto f = from_int8.download();
   auto s = down16.download();
   auto d = down8.download();
+  auto hf = half_from_int8.download();
+  auto hs = half_down16.download();
   for (int i = 0; i < 128; ++i) {
+    EXPECT_EQ(static_cast<float>(hf[i]), bytes[i] * 2.0f) << i;
+    EXPECT_EQ(hs[i], static_cast<int16_t>(std::floor(static_cast<double>(half(values[i])))))
+        << i;
     EXPECT_EQ(f[i], bytes[i] / 4.0f) << i;
     EXPECT_EQ(s[i], static_cast<int16_t>(std::floor(values[i] / 2.0))) << i;
     EXPECT_EQ(d[i], static_cast<int8_t>(std::clamp(std::floor(double(values[i])), -128.0, 127.0)))
