@@ -19,5 +19,15 @@
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/program.h"
 #include "mlusim/bang/vector.h"
+#include "mlusim/bang/activation.h"
+#include "mlusim/bang/fill.h"
+#include "mlusim/bang/fusion.h"
+#include "mlusim/bang/matrix.h"
+#include "mlusim/bang/memory_forms.h"
+#include "mlusim/bang/not_yet.h"
+#include "mlusim/bang/pooling.h"
+#include "mlusim/bang/print.h"
+#include "mlusim/bang/reduce.h"
+#include "mlusim/bang/scalar.h"
 
 #endif /* MLUSIM_BANG_H_ */

@@ -29,6 +29,9 @@ typedef struct {
   double cluster_gbps;         /* most one cluster can draw from GDRAM, GB/s */
   double onchip_bytes_per_cycle; /* NRAM<->NRAM/SRAM/WRAM moves per core */
   double vector_bytes_per_cycle; /* vector unit width: ops/cycle = this / sizeof(dtype) */
+  double matrix_ops_per_cycle;   /* matrix unit (__bang_matmul/__bang_conv) per core, 16-bit
+                                    operands (half, int16), 2 ops per multiply-add; float at
+                                    1/4 of it, int8 at twice it */
   double gdram_latency_cycles;
   double onchip_latency_cycles;
   double vector_latency_cycles;

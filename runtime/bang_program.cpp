@@ -8,6 +8,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/print.h"
 #include "mlusim/bang/program.h"
 #include "runtime/device_spec.h"
 #include "runtime/launch.h"

@@ -1,5 +1,6 @@
 #include "runtime/device_spec.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 
@@ -15,7 +16,8 @@ constexpr size_t GiB = 1024 * MiB;
 // Figures and their sources: docs/devices.md. Latencies and on-chip widths are
 // estimates (no public figure); they are shared by all presets.
 DeviceSpec make_preset(const char *name, int clusters, size_t nram, size_t wram, size_t sram,
-                       size_t gdram, double clock_ghz, double gdram_gbps, double cluster_gbps) {
+                       size_t gdram, double clock_ghz, double gdram_gbps, double cluster_gbps,
+                       double matrix_ops_per_cycle) {
   DeviceSpec s{};
   std::snprintf(s.name, sizeof(s.name), "%s", name);
   s.clusters = clusters;
@@ -30,6 +32,7 @@ DeviceSpec make_preset(const char *name, int clusters, size_t nram, size_t wram,
   s.cluster_gbps = cluster_gbps;
   s.onchip_bytes_per_cycle = 128;
   s.vector_bytes_per_cycle = 128;
+  s.matrix_ops_per_cycle = matrix_ops_per_cycle;
   s.gdram_latency_cycles = 500;
   s.onchip_latency_cycles = 30;
   s.vector_latency_cycles = 16;
@@ -43,9 +46,11 @@ DeviceSpec make_preset(const char *name, int clusters, size_t nram, size_t wram,
 }
 
 const DeviceSpec kPresets[] = {
-    make_preset("MLU370-X4", 8, 768 * KiB, 1024 * KiB, 4 * MiB, 24 * GiB, 1.0, 307.2, 128.0),
-    make_preset("MLU270", 4, 512 * KiB, 1024 * KiB, 2 * MiB, 16 * GiB, 1.0, 102.4, 102.4),
-    make_preset("MLU290", 16, 512 * KiB, 512 * KiB, 2 * MiB, 32 * GiB, 1.0, 1024.0, 128.0),
+    make_preset("MLU370-X4", 8, 768 * KiB, 1024 * KiB, 4 * MiB, 24 * GiB, 1.0, 307.2, 128.0,
+                3000),
+    make_preset("MLU270", 4, 512 * KiB, 1024 * KiB, 2 * MiB, 16 * GiB, 1.0, 102.4, 102.4, 4000),
+    make_preset("MLU290", 16, 512 * KiB, 512 * KiB, 2 * MiB, 32 * GiB, 1.0, 1024.0, 128.0,
+                4000),
 };
 
 std::mutex g_device_mutex;
@@ -58,6 +63,9 @@ DeviceSpec g_device = [] {
   }
   return kPresets[0];
 }();
+// The matrix unit's rate, read by every __bang_matmul/__bang_conv without the
+// lock (matrix.h); launches are serialised, so it is the running launch's.
+std::atomic<double> g_matrix_ops_per_cycle{g_device.matrix_ops_per_cycle};
 
 }  // namespace
 
@@ -79,8 +87,13 @@ const DeviceSpec &current_device() {
 void set_current_device(const DeviceSpec &spec) {
   std::lock_guard<std::mutex> lock(g_device_mutex);
   g_device = spec;
+  g_matrix_ops_per_cycle.store(spec.matrix_ops_per_cycle, std::memory_order_relaxed);
   log::runtime().debug("simulated device is now {} ({} clusters x {} cores)", spec.name,
                       spec.clusters, spec.cores_per_cluster);
 }
+
+namespace detail {
+double matrix_ops_per_cycle() { return g_matrix_ops_per_cycle.load(std::memory_order_relaxed); }
+}  // namespace detail
 
 }  // namespace mlusim

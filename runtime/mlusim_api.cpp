@@ -33,6 +33,7 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
       spec->clusters * spec->cores_per_cluster > MLUSIM_MAX_CORES ||
       spec->nram_bytes <= spec->stack_reserve_bytes || spec->clock_ghz <= 0 ||
       spec->gdram_gbps <= 0 || spec->cluster_gbps <= 0 || spec->vector_bytes_per_cycle <= 0 ||
+      spec->matrix_ops_per_cycle <= 0 ||
       spec->onchip_bytes_per_cycle <= 0 || spec->nram_align_bytes <= 0 ||
       (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
       spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0) {

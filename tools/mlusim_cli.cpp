@@ -42,6 +42,8 @@ int print_devices() {
     std::printf("  vector %g B/cycle/core: %g fp32, %g fp16 ops/cycle/core\n",
                 s.vector_bytes_per_cycle, s.vector_bytes_per_cycle / 4,
                 s.vector_bytes_per_cycle / 2);
+    std::printf("  matrix unit %g ops/cycle/core for half/int16 (float 1/4 of it, int8 2x)\n",
+                s.matrix_ops_per_cycle);
     std::printf("  latencies (cycles): GDRAM %g, on-chip %g, vector %g, atomic %g, barrier %g; "
                 "launch %g us\n",
                 s.gdram_latency_cycles, s.onchip_latency_cycles, s.vector_latency_cycles,

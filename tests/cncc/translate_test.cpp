@@ -114,3 +114,18 @@ TEST(Translate, MalformedLaunchIsAnErrorWithItsLine) {
 }
 
 }  // namespace
+
+namespace {
+
+// The preprocessor marks tokens of system-header macros with linemarkers, even
+// in the middle of a launch; they must not end up inside the rewritten call.
+TEST(Translate, LinemarkersInsideALaunchAreDropped) {
+  const std::string src = "# 1 \"p.mlu\"\nvoid h() { k<<<dim,\n# 1 \"p.mlu\" 3 4\n BLOCK\n"
+                          "# 1 \"p.mlu\"\n, q>>>(x); }\n";
+  auto t = mlusim::cncc::translate(src);
+  ASSERT_TRUE(t.errors.empty());
+  EXPECT_NE(t.text.find("::mlusim::bang::launch(dim, BLOCK , q, \"k\""), std::string::npos) << t.text;
+  EXPECT_EQ(std::count(t.text.begin(), t.text.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
+}
+
+}  // namespace

@@ -75,9 +75,18 @@ class Translator {
   std::string where(size_t i) const {
     return lexed_.files[static_cast<size_t>(t_[i].file)] + ":" + std::to_string(t_[i].line);
   }
-  std::string span(size_t first, size_t last) const {  // tokens [first, last) as written
-    if (first >= last) return "";
-    return std::string(s_.substr(t_[first].begin, t_[last - 1].end - t_[first].begin));
+  // Tokens [first, last) on one line: spacing kept as one blank, linemarkers
+  // (the preprocessor puts them around macros from system headers) dropped.
+  std::string span(size_t first, size_t last) const {
+    std::string out;
+    for (size_t k = first; k < last; ++k) {
+      if (t_[k].kind == Kind::kDirective) continue;
+      if (!out.empty() && t_[k].begin > t_[k - 1].end) out += ' ';
+      std::string token(text(k));
+      std::replace(token.begin(), token.end(), '\n', ' ');
+      out += token;
+    }
+    return out;
   }
   void error(size_t i, const std::string &what) {
     errors_.push_back(where(i) + ": error: " + what);
@@ -359,9 +368,7 @@ class Translator {
     const bool has_args = args_close > args_open + 1;
     // Nested edits (e.g. a file-scope variable in an argument) stay valid:
     // the callee and arguments are kept in place, only the rest is rewritten.
-    std::string config = span(open + 3, close);  // its newlines stay where they were
-    std::replace(config.begin(), config.end(), '\n', ' ');
-    insert_before(callee, "::mlusim::bang::launch(" + config + ", " +
+    insert_before(callee, "::mlusim::bang::launch(" + span(open + 3, close) + ", " +
                               quoted(span(callee, open)) + ", " + quoted(where(open)) + ", ");
     edits_.push_back(Edit{t_[open].begin, t_[args_open].end, has_args ? ", " : ""});
   }

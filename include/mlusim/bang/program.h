@@ -1,11 +1,9 @@
 // What mlusim-cncc's translation of a .mlu file calls: on-chip variables
 // declared with __nram__ / __wram__ / __mlu_shared__ / __ldram__, the
-// kernel<<<dim, type, queue>>>(args) launch, printf inside kernels, and the
-// source line of the intrinsic a core is running (for fault messages).
+// kernel<<<dim, type, queue>>>(args) launch, and the source line of the intrinsic a core is running (for fault messages).
 #pragma once
 
 #include <atomic>
-#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -113,33 +111,8 @@ void launch(cnrtDim3_t dim, cnrtFunctionType_t type, cnrtQueue_t queue, const ch
   run_launch(kernel_name, where, dim, type, queue, [&] { std::apply(kernel, values); });
 }
 
-// printf from a kernel: each core buffers its own line and emits it whole.
-void device_print(const char *text, size_t length);
-
-template <typename V>
-auto printf_arg(V v) {
-  if constexpr (std::is_same_v<V, _Float16>) return static_cast<double>(v);
-  else return v;
-}
-
 // Selects the simulated device the program was built for (--bang-mlu-arch),
 // unless MLUSIM_DEVICE chooses one. Returns true so it can initialise a static.
 bool use_arch(int bang_arch);
 
 }  // namespace mlusim::bang
-
-template <typename... A>
-int __bang_printf(const char *format, A... args) {
-  if (mlusim::detail::tls_core == nullptr) return std::printf(format, mlusim::bang::printf_arg(args)...);
-  char small[512];
-  const int n = std::snprintf(small, sizeof(small), format, mlusim::bang::printf_arg(args)...);
-  if (n < 0) return n;
-  if (static_cast<size_t>(n) < sizeof(small)) {
-    mlusim::bang::device_print(small, static_cast<size_t>(n));
-  } else {
-    std::string big(static_cast<size_t>(n) + 1, '\0');
-    std::snprintf(big.data(), big.size(), format, mlusim::bang::printf_arg(args)...);
-    mlusim::bang::device_print(big.data(), static_cast<size_t>(n));
-  }
-  return n;
-}

@@ -42,6 +42,15 @@ inline size_t checked_count(const char *op, int count) {
   return static_cast<size_t>(count);
 }
 
+// Charges one vector instruction that streams `bytes` through the vector unit.
+template <typename T>
+void charge_vector(CoreContext &c, const char *op, const void *dst, const void *src, size_t bytes,
+                   size_t elements) {
+  double cycles = c.cost.vector_latency + std::ceil(bytes / c.cost.vector_bytes_per_cycle);
+  element_counter<T>(c) += static_cast<double>(elements);
+  account(c, kComputeLane, cycles, false, op, dtype_name<T>(), dst, src, elements);
+}
+
 // Checks and charges one vector instruction that writes dst and reads a and b
 // (either may be null). T decides which dtype's counter the elements go to.
 template <typename T>
@@ -61,9 +70,7 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
     widest = b_bytes > widest ? b_bytes : widest;
   }
   check_write(c, op, dst, dst_bytes);
-  double cycles = c.cost.vector_latency + std::ceil(widest / c.cost.vector_bytes_per_cycle);
-  element_counter<T>(c) += static_cast<double>(elements);
-  account(c, kComputeLane, cycles, false, op, dtype_name<T>(), dst, a, elements);
+  charge_vector<T>(c, op, dst, a, widest, elements);
 }
 
 // half <-> float for a block of elements; F16C does eight per instruction.
@@ -263,6 +270,14 @@ void __bang_mineq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
 MLUSIM_CYCLE(add, x + y)
 MLUSIM_CYCLE(sub, x - y)
 MLUSIM_CYCLE(mul, x * y)
+MLUSIM_CYCLE(maxequal, x > y ? x : y)
+MLUSIM_CYCLE(minequal, x < y ? x : y)
+MLUSIM_CYCLE(eq, x == y ? T(1) : T(0))
+MLUSIM_CYCLE(ne, x != y ? T(1) : T(0))
+MLUSIM_CYCLE(gt, x > y ? T(1) : T(0))
+MLUSIM_CYCLE(ge, x >= y ? T(1) : T(0))
+MLUSIM_CYCLE(lt, x < y ? T(1) : T(0))
+MLUSIM_CYCLE(le, x <= y ? T(1) : T(0))
 #undef MLUSIM_CYCLE
 
 // Fills count elements of the *value's* dtype, as BANG does: pass (T)0, not 0,
@@ -312,6 +327,20 @@ inline void __bang_float2half_rn(half *dst, const float *src, int count) {
 inline void __bang_float2half(half *dst, const float *src, int count) {
   __bang_float2half_rn(dst, src, count);
 }
+// Toward -inf: the nearest half, one step lower when that lies above x.
+inline void __bang_float2half_dn(half *dst, const float *src, int count) {
+  mlusim::detail::convert("__bang_float2half_dn", dst, src, count, [](float x) {
+    half h = static_cast<half>(x);
+    if (static_cast<float>(h) <= x) return h;  // also NaN
+    uint16_t bits;
+    std::memcpy(&bits, &h, 2);
+    bits = (bits & 0x7FFF) == 0 ? uint16_t{0x8001}                    // +-0: -smallest
+           : (bits & 0x8000) == 0 ? static_cast<uint16_t>(bits - 1)  // positive: toward 0
+                                  : static_cast<uint16_t>(bits + 1); // negative: away from 0
+    std::memcpy(&h, &bits, 2);
+    return h;
+  });
+}
 inline void __bang_half2float(float *dst, const half *src, int count) {
   mlusim::detail::convert("__bang_half2float", dst, src, count,
                           [](half x) { return static_cast<float>(x); });
@@ -323,6 +352,16 @@ inline void __bang_int322float(float *dst, const int32_t *src, int count, int po
 }
 inline void __bang_int322half(half *dst, const int32_t *src, int count, int pos) {
   mlusim::detail::convert("__bang_int322half", dst, src, count, [pos](int32_t x) {
+    return mlusim::detail::from_fixed<half>(x, pos);
+  });
+}
+inline void __bang_int82float(float *dst, const int8_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int82float", dst, src, count, [pos](int8_t x) {
+    return mlusim::detail::from_fixed<float>(x, pos);
+  });
+}
+inline void __bang_int82half(half *dst, const int8_t *src, int count, int pos) {
+  mlusim::detail::convert("__bang_int82half", dst, src, count, [pos](int8_t x) {
     return mlusim::detail::from_fixed<half>(x, pos);
   });
 }
@@ -358,6 +397,9 @@ MLUSIM_TO_INT(__bang_float2int16_tz, int16_t, float, std::trunc)
 MLUSIM_TO_INT(__bang_half2int16_rd, int16_t, half, std::floor)
 MLUSIM_TO_INT(__bang_half2int16_tz, int16_t, half, std::trunc)
 MLUSIM_TO_INT(__bang_half2int32_rd, int32_t, half, std::floor)
+MLUSIM_TO_INT(__bang_float2int16_dn, int16_t, float, std::floor)
+MLUSIM_TO_INT(__bang_half2int16_dn, int16_t, half, std::floor)
+MLUSIM_TO_INT(__bang_float2int8_rd, int8_t, float, std::floor)
 #undef MLUSIM_TO_INT
 inline void __bang_int322int16(int16_t *dst, const int32_t *src, int count, int dst_pos,
                                int src_pos) {
@@ -400,4 +442,39 @@ unsigned __bang_collect(T *dst, const T *src, const T *mask, int count) {
 template <typename T>
 unsigned __bang_select(T *dst, const T *src, const T *mask, int count) {
   return __bang_collect(dst, src, mask, count);
+}
+
+// The older names of the scalar forms (MLU200-era programs).
+template <typename T>
+void __bang_mul_const(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_mul_const", dst, src, count, [s](auto x) { return x * s; });
+}
+template <typename T>
+void __bang_add_const(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  mlusim::detail::unary("__bang_add_const", dst, src, count, [s](auto x) { return x + s; });
+}
+
+template <typename T>
+void __bang_square(T *dst, const T *src, int count) {
+  mlusim::detail::unary("__bang_square", dst, src, count, [](auto x) { return x * x; });
+}
+
+// Bytes to half and back; _dn rounds down, saturating to [0, 255].
+inline void __bang_uchar2half(half *dst, const uint8_t *src, int count) {
+  mlusim::detail::convert("__bang_uchar2half", dst, src, count,
+                          [](uint8_t x) { return static_cast<half>(x); });
+}
+inline void __bang_half2uchar_dn(uint8_t *dst, const half *src, int count) {
+  mlusim::detail::convert("__bang_half2uchar_dn", dst, src, count, [](half x) {
+    const float v = std::floor(static_cast<float>(x));
+    return static_cast<uint8_t>(std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 255.0f));
+  });
+}
+
+// Copies `bytes` bytes within NRAM on the vector unit (dst may overlap src).
+inline void __bang_move(void *dst, const void *src, int bytes) {
+  const char *op = "__bang_move";
+  const size_t n = mlusim::detail::checked_count(op, bytes);
+  mlusim::detail::vector_op<int8_t>(op, dst, n, src, n, nullptr, 0, n);
+  std::memmove(dst, src, n);
 }

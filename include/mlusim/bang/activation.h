@@ -1,0 +1,53 @@
+// Element-wise functions of float and half, dst[i] = f(src[i]) over NRAM:
+// the activation unit's __bang_active_* and their plain __bang_<f> siblings.
+// The device approximates these functions in hardware (with documented error
+// bounds); mlusim computes them in float and rounds once to the operand's
+// dtype, so results sit within those bounds of the device's.
+#pragma once
+
+#include <cmath>
+
+#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/vector.h"
+
+#define MLUSIM_FLOAT_FUNCTION(name, expr)                                                   \
+  template <typename T>                                                                     \
+  void name(T *dst, const T *src, int count) {                                              \
+    static_assert(mlusim::detail::is_float_or_half<T>,                                      \
+                  #name ": mlusim has it for float and half only");                         \
+    mlusim::detail::unary(#name, dst, src, count, [](auto v) {                              \
+      const float x = static_cast<float>(v);                                                \
+      return static_cast<decltype(v)>(expr);                                                \
+    });                                                                                     \
+  }
+MLUSIM_FLOAT_FUNCTION(__bang_active_abs, std::fabs(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_relu, x > 0.0f ? x : 0.0f)
+MLUSIM_FLOAT_FUNCTION(__bang_active_recip, 1.0f / x)
+MLUSIM_FLOAT_FUNCTION(__bang_active_reciphp, 1.0f / x)  // the high-precision reciprocal
+MLUSIM_FLOAT_FUNCTION(__bang_active_recip_greater_1, 1.0f / x)  // the fast path for x > 1
+MLUSIM_FLOAT_FUNCTION(__bang_active_sqrt, std::sqrt(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_rsqrt, 1.0f / std::sqrt(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_exp, std::exp(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_exp_less_0, std::exp(x))  // the fast path for x < 0
+MLUSIM_FLOAT_FUNCTION(__bang_active_log, std::log(x))         // natural logarithm
+MLUSIM_FLOAT_FUNCTION(__bang_active_sigmoid, 1.0f / (1.0f + std::exp(-x)))
+MLUSIM_FLOAT_FUNCTION(__bang_active_tanh, std::tanh(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_sin, std::sin(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_cos, std::cos(x))
+MLUSIM_FLOAT_FUNCTION(__bang_active_gelu, 0.5f * x * (1.0f + std::erf(x * 0.70710678f)))
+MLUSIM_FLOAT_FUNCTION(__bang_abs, std::fabs(x))
+MLUSIM_FLOAT_FUNCTION(__bang_recip, 1.0f / x)
+MLUSIM_FLOAT_FUNCTION(__bang_sqrt, std::sqrt(x))
+MLUSIM_FLOAT_FUNCTION(__bang_floor, std::floor(x))
+MLUSIM_FLOAT_FUNCTION(__bang_log2, std::log2(x))
+MLUSIM_FLOAT_FUNCTION(__bang_pow2, std::exp2(x))
+MLUSIM_FLOAT_FUNCTION(__bang_sin, std::sin(x))
+MLUSIM_FLOAT_FUNCTION(__bang_cos, std::cos(x))
+#undef MLUSIM_FLOAT_FUNCTION
+
+template <typename T>
+void __bang_div(T *dst, const T *a, const T *b, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_div: mlusim has it for float and half only");
+  mlusim::detail::binary("__bang_div", dst, a, b, count, [](auto x, auto y) { return x / y; });
+}

@@ -1,0 +1,86 @@
+// Memset intrinsics: __nramset* fill NRAM, __gdramset fills GDRAM, with the
+// value's dtype deciding the element size (pass (half)x to fill a half
+// buffer). They run on the memory engines, not the vector unit: __nramset on
+// the on-chip move lane, __gdramset on the IO lane. __bang_write_value and
+// __bang_write_zero, the vector unit's fills, are in vector.h.
+#pragma once
+
+#include <string>
+
+#include "mlusim/bang/core.h"
+#include "mlusim/bang/memory.h"
+#include "mlusim/bang/vector.h"
+
+namespace mlusim::detail {
+
+// segnum + 1 runs of `count` elements, `stride_bytes` apart (BANG's segment rule).
+template <typename T>
+void fill(const char *op, Space space, T *dst, int count, T value, int stride_bytes, int segnum,
+          bool async) {
+  CoreContext &c = this_core();
+  if (count < 0 || segnum < 0 || stride_bytes < 0)
+    fault(c, std::string(op) + ": negative count " + std::to_string(count) + ", stride " +
+                 std::to_string(stride_bytes) + " or segnum " + std::to_string(segnum));
+  const size_t run = static_cast<size_t>(count) * sizeof(T), runs = static_cast<size_t>(segnum) + 1;
+  const size_t stride = runs == 1 ? run : static_cast<size_t>(stride_bytes);
+  const size_t extent = (runs - 1) * stride + run;
+  require_space(c, op, "dst", space, dst, extent);
+  check_write(c, op, dst, extent);
+
+  auto *bytes = reinterpret_cast<std::byte *>(dst);
+  for (size_t r = 0; r < runs; ++r) {
+    T *row = reinterpret_cast<T *>(bytes + r * stride);
+    for (int i = 0; i < count; ++i) row[i] = value;
+  }
+
+  double cycles;
+  Lane lane;
+  if (space == Space::kGdram) {
+    const double traffic = gdram_granules(run, runs);
+    c.gdram_traffic += traffic;
+    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
+    lane = kIoLane;
+  } else {
+    cycles = c.cost.onchip_latency + static_cast<double>(run * runs) / c.cost.onchip_bytes_per_cycle;
+    lane = kMoveLane;
+  }
+  account(c, lane, cycles, async, op, dtype_name<T>(), dst, nullptr, run * runs);
+  if (async) {
+    const auto lo = reinterpret_cast<uintptr_t>(dst);
+    c.pending.push_back(PendingCopy{lo, lo + extent, 0, 0, lane, op});
+  }
+}
+
+}  // namespace mlusim::detail
+
+template <typename T>
+void __nramset(T *dst, int count, bang_scalar_t<T> value) {
+  mlusim::detail::fill<T>("__nramset", mlusim::Space::kNram, dst, count, value, 0, 0, false);
+}
+inline void __nramset_half(half *dst, int count, half value) {
+  mlusim::detail::fill<half>("__nramset_half", mlusim::Space::kNram, dst, count, value, 0, 0,
+                             false);
+}
+inline void __nramset_float(float *dst, int count, float value) {
+  mlusim::detail::fill<float>("__nramset_float", mlusim::Space::kNram, dst, count, value, 0, 0,
+                              false);
+}
+inline void __nramset_short(int16_t *dst, int count, int16_t value) {
+  mlusim::detail::fill<int16_t>("__nramset_short", mlusim::Space::kNram, dst, count, value, 0, 0,
+                                false);
+}
+inline void __nramset_int(int32_t *dst, int count, int32_t value) {
+  mlusim::detail::fill<int32_t>("__nramset_int", mlusim::Space::kNram, dst, count, value, 0, 0,
+                                false);
+}
+// Queued on the move lane; a __sync (or __sync_move) fences it like an async copy.
+template <typename T>
+void __nramset_async(T *dst, int count, bang_scalar_t<T> value, int stride_bytes,
+                     int segnum) {
+  mlusim::detail::fill<T>("__nramset_async", mlusim::Space::kNram, dst, count, value,
+                          stride_bytes, segnum, true);
+}
+template <typename T>
+void __gdramset(T *dst, int count, bang_scalar_t<T> value) {
+  mlusim::detail::fill<T>("__gdramset", mlusim::Space::kGdram, dst, count, value, 0, 0, false);
+}

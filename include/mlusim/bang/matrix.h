@@ -1,0 +1,203 @@
+// The matrix unit: __bang_matmul and __bang_conv. The left operand / input
+// feature map is in NRAM, the weights in WRAM, the result in NRAM.
+//
+// Layouts (mlusim models the logical layout; the interleaved WRAM order the
+// device wants, which __bang_reshape_filter produces, is not modelled):
+//   matmul: dst[m][n] = sum_k src[m][k] * weights[n][k]  (weights stored one
+//           output column per row, as a 1x1 conv filter [n][1][1][k]).
+//   conv:   src [height][width][ci] (HWC), kernel [co][kh][kw][ci],
+//           dst [out_h][out_w][co], out = (in - kernel) / stride + 1, no
+//           padding; strides come width first (stride_x, stride_y).
+// Float forms take float or half operands (both sources the same dtype) and
+// accumulate in float. Fixed-point forms take int16 / int8 operands and a
+// fix_position: result = (exact integer sum) * 2^fix_position, where
+// fix_position is the sum of the operands' positions (value = int * 2^pos).
+// The 13-argument conv adds a per-output-channel bias (NRAM, dst dtype)
+// after scaling.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/vector.h"
+
+namespace mlusim::detail {
+
+// The device's matrix-unit rate for 16-bit operands (runtime/device_spec.cpp).
+double matrix_ops_per_cycle();
+
+template <typename T>
+constexpr bool is_fixed_point = std::is_same_v<T, int16_t> || std::is_same_v<T, int8_t>;
+
+// Rate relative to 16-bit operands, set by the wider source: float runs at a
+// quarter, int8 at twice (docs/devices.md).
+template <typename S, typename K>
+constexpr double matrix_rate() {
+  constexpr size_t wider = sizeof(S) > sizeof(K) ? sizeof(S) : sizeof(K);
+  return wider == 4 ? 0.25 : wider == 2 ? 1.0 : 2.0;
+}
+
+// Charges one matrix-unit instruction of `macs` multiply-adds.
+// The one place to switch to the tensor pipe once core.h has one (branch
+// `pipes`): until then the matrix unit queues on the compute lane.
+inline void matrix_op(CoreContext &c, const char *op, const char *dtype, const void *dst,
+                      const void *src, double macs, double rate) {
+  const double cycles =
+      c.cost.vector_latency + std::ceil(2 * macs / (matrix_ops_per_cycle() * rate));
+  account(c, kComputeLane, cycles, false, op, dtype, dst, src, static_cast<uint64_t>(macs));
+}
+
+// A source operand as the accumulator reads it: float for float and half
+// (half widened once, up front), the integer itself for fixed point.
+template <typename S>
+auto widened(const S *p, size_t n) {
+  if constexpr (std::is_same_v<S, half>) {
+    std::vector<float> out(n);
+    half_to_float(out.data(), p, n);
+    return out;
+  } else {
+    return std::vector<S>(p, p + n);
+  }
+}
+
+// The accumulator: exact for fixed point (an int64 sum fits a double's
+// mantissa for any operand an on-chip buffer holds), float otherwise.
+template <typename S>
+using Accumulator = std::conditional_t<is_fixed_point<S>, int64_t, float>;
+
+// Eight partial sums: independent chains the host can overlap or vectorise
+// (a plain float loop waits on every add). The device's summation order is
+// not documented; this is one valid order.
+template <typename S, typename K>
+Accumulator<S> dot(const S *a, const K *b, size_t n) {
+  using Acc = Accumulator<S>;
+  constexpr size_t kLanes = 8;
+  Acc lane[kLanes] = {};
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (size_t j = 0; j < kLanes; ++j)
+      lane[j] += static_cast<Acc>(a[i + j]) * static_cast<Acc>(b[i + j]);
+  for (; i < n; ++i) lane[0] += static_cast<Acc>(a[i]) * static_cast<Acc>(b[i]);
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
+template <typename D, typename S, typename K>
+constexpr void check_matrix_dtypes() {
+  static_assert(is_float_or_half<D>, "__bang_matmul/__bang_conv: mlusim writes float or half");
+  static_assert((is_float_or_half<S> && std::is_same_v<S, K>) ||
+                    (is_fixed_point<S> && is_fixed_point<K>),
+                "__bang_matmul/__bang_conv: sources are both float, both half, or int16/int8 "
+                "(fixed point, with a fix_position)");
+}
+
+struct ConvShape {
+  size_t ci, h, w, kh, kw, sx, sy, co, oh, ow;
+};
+
+inline ConvShape conv_shape(const char *op, int ci, int h, int w, int kh, int kw, int sx, int sy,
+                            int co) {
+  ConvShape s{positive(op, "channel_input", ci), positive(op, "height", h),
+              positive(op, "width", w), positive(op, "kernel_height", kh),
+              positive(op, "kernel_width", kw), positive(op, "stride_x", sx),
+              positive(op, "stride_y", sy), positive(op, "channel_output", co), 0, 0};
+  s.oh = window_count(op, "height", s.h, s.kh, s.sy);
+  s.ow = window_count(op, "width", s.w, s.kw, s.sx);
+  return s;
+}
+
+// A matmul is a 1x1 conv over an m x 1 map of k channels into n channels.
+inline ConvShape matmul_shape(const char *op, int m, int k, int n) {
+  const size_t rows = positive(op, "m", m);
+  return ConvShape{positive(op, "k", k), rows, 1, 1, 1, 1, 1, positive(op, "n", n), rows, 1};
+}
+
+template <typename D, typename S, typename K>
+void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, const ConvShape &s,
+          int fix_position) {
+  check_matrix_dtypes<D, S, K>();
+  CoreContext &c = this_core();
+  const size_t window = s.kh * s.kw * s.ci;
+  require_shaped(c, op, "src", Space::kNram, src, s.h * s.w * s.ci * sizeof(S), true);
+  require_shaped(c, op, "kernel", Space::kWram, kernel, s.co * window * sizeof(K), true);
+  if (bias != nullptr)
+    require_shaped(c, op, "bias", Space::kNram, bias, s.co * sizeof(D), true);
+  require_shaped(c, op, "dst", Space::kNram, dst, s.oh * s.ow * s.co * sizeof(D), false);
+  matrix_op(c, op, dtype_name<S>(), dst, src, static_cast<double>(s.oh * s.ow * s.co * window),
+            matrix_rate<S, K>());
+
+  const auto in = widened(src, s.h * s.w * s.ci);
+  const auto weights = widened(kernel, s.co * window);
+  std::vector<D> out(s.oh * s.ow * s.co);  // dst may overlap src: finish reading first
+  for (size_t y = 0; y < s.oh; ++y)
+    for (size_t x = 0; x < s.ow; ++x)
+      for (size_t o = 0; o < s.co; ++o) {
+        Accumulator<S> sum = 0;
+        for (size_t ky = 0; ky < s.kh; ++ky)
+          for (size_t kx = 0; kx < s.kw; ++kx)
+            sum += dot(&in[((y * s.sy + ky) * s.w + x * s.sx + kx) * s.ci],
+                       &weights[((o * s.kh + ky) * s.kw + kx) * s.ci], s.ci);
+        double value = std::ldexp(static_cast<double>(sum), fix_position);
+        if (bias != nullptr) value += static_cast<double>(bias[o]);
+        out[(y * s.ow + x) * s.co + o] = static_cast<D>(value);
+      }
+  std::copy(out.begin(), out.end(), dst);
+}
+
+}  // namespace mlusim::detail
+
+// dst[m][n] = src[m][k] * weights (WRAM, [n][k]); float or half sources.
+template <typename D, typename S, typename K>
+void __bang_matmul(D *dst, const S *src, const K *weights, int m, int k, int n) {
+  static_assert(mlusim::detail::is_float_or_half<S>,
+                "__bang_matmul: int16/int8 sources take a fix_position (7 arguments)");
+  const char *op = "__bang_matmul";
+  const auto s = mlusim::detail::matmul_shape(op, m, k, n);
+  mlusim::detail::conv(op, dst, src, weights, static_cast<const D *>(nullptr), s, 0);
+}
+// Fixed point: dst = (src * weights) * 2^fix_position.
+template <typename D, typename S, typename K>
+void __bang_matmul(D *dst, const S *src, const K *weights, int m, int k, int n, int fix_position) {
+  static_assert(mlusim::detail::is_fixed_point<S>,
+                "__bang_matmul: float and half sources take no fix_position (6 arguments)");
+  const char *op = "__bang_matmul";
+  const auto s = mlusim::detail::matmul_shape(op, m, k, n);
+  mlusim::detail::conv(op, dst, src, weights, static_cast<const D *>(nullptr), s, fix_position);
+}
+
+template <typename D, typename S, typename K>
+void __bang_conv(D *dst, const S *src, const K *kernel, int channel_input, int height, int width,
+                 int kernel_height, int kernel_width, int stride_x, int stride_y,
+                 int channel_output) {
+  static_assert(mlusim::detail::is_float_or_half<S>,
+                "__bang_conv: int16/int8 sources take a fix_position (12 arguments)");
+  const char *op = "__bang_conv";
+  const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
+                                            kernel_width, stride_x, stride_y, channel_output);
+  mlusim::detail::conv(op, dst, src, kernel, static_cast<const D *>(nullptr), s, 0);
+}
+template <typename D, typename S, typename K>
+void __bang_conv(D *dst, const S *src, const K *kernel, int channel_input, int height, int width,
+                 int kernel_height, int kernel_width, int stride_x, int stride_y,
+                 int channel_output, int fix_position) {
+  static_assert(mlusim::detail::is_fixed_point<S>,
+                "__bang_conv: float and half sources take no fix_position (11 arguments)");
+  const char *op = "__bang_conv";
+  const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
+                                            kernel_width, stride_x, stride_y, channel_output);
+  mlusim::detail::conv(op, dst, src, kernel, static_cast<const D *>(nullptr), s, fix_position);
+}
+template <typename D, typename S, typename K>
+void __bang_conv(D *dst, const S *src, const K *kernel, const D *bias, int channel_input,
+                 int height, int width, int kernel_height, int kernel_width, int stride_x,
+                 int stride_y, int channel_output, int fix_position) {
+  static_assert(mlusim::detail::is_fixed_point<S>,
+                "__bang_conv with bias: mlusim has the fixed-point form (int16/int8 sources)");
+  const char *op = "__bang_conv";
+  const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
+                                            kernel_width, stride_x, stride_y, channel_output);
+  mlusim::detail::conv(op, dst, src, kernel, bias, s, fix_position);
+}

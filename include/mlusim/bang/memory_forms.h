@@ -1,0 +1,81 @@
+// The less common __memcpy forms, built on the strided copy of memory.h:
+//  - 3-D: segments of `size` bytes, (segnum1 + 1) of them `stride0` apart,
+//    repeated (segnum2 + 1) times `stride1` apart; dst and src each have their
+//    own strides, in Cambricon's argument order (dst's stride0, segnum1,
+//    stride1, segnum2, then src's).
+//  - to a cluster: a fifth argument names the cluster whose SRAM receives.
+// And __sync_all_ipu, whose final semantics the barrier code owns.
+#pragma once
+
+#include <string>
+
+#include "mlusim/bang/core.h"
+#include "mlusim/bang/memory.h"
+
+namespace mlusim::detail {
+
+// One strided copy per outer segment: each pays its own latency, which is
+// what the device's DMA does for a 3-D descriptor at worst.
+inline void copy_3d(const char *op, void *dst, const void *src, int size,
+                    mluMemcpyDirection_t dir, int dst_stride0, int dst_segnum1, int dst_stride1,
+                    int dst_segnum2, int src_stride0, int src_segnum1, int src_stride1,
+                    int src_segnum2, bool async) {
+  if (dst_segnum1 != src_segnum1 || dst_segnum2 != src_segnum2)
+    fault(this_core(), std::string(op) + ": 3-D copy with dst segments (" +
+                           std::to_string(dst_segnum1) + ", " + std::to_string(dst_segnum2) +
+                           ") and src segments (" + std::to_string(src_segnum1) + ", " +
+                           std::to_string(src_segnum2) +
+                           ") of different counts is not simulated yet");
+  if (dst_segnum2 < 0 || dst_stride1 < 0 || src_stride1 < 0)
+    fault(this_core(), std::string(op) + ": negative segnum2 " + std::to_string(dst_segnum2) +
+                           " or stride1 (" + std::to_string(dst_stride1) + ", " +
+                           std::to_string(src_stride1) + ")");
+  auto *to = static_cast<std::byte *>(dst);
+  auto *from = static_cast<const std::byte *>(src);
+  for (int outer = 0; outer <= dst_segnum2; ++outer)
+    copy(op, to + static_cast<ptrdiff_t>(outer) * dst_stride1,
+         from + static_cast<ptrdiff_t>(outer) * src_stride1, size, dir, dst_stride0, src_stride0,
+         dst_segnum1, async);
+}
+
+// mlusim simulates one cluster's SRAM per core context; a copy into another
+// cluster's SRAM needs the launch's other clusters and is refused, not faked.
+inline void require_own_cluster(const char *op, int cluster_id) {
+  const CoreContext &c = this_core();
+  if (cluster_id != c.cluster_id)
+    fault(c, std::string(op) + ": copy to cluster " + std::to_string(cluster_id) +
+                 " from cluster " + std::to_string(c.cluster_id) +
+                 ": copies into another cluster's SRAM are not simulated yet");
+}
+
+}  // namespace mlusim::detail
+
+inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                     int dst_stride0, int dst_segnum1, int dst_stride1, int dst_segnum2,
+                     int src_stride0, int src_segnum1, int src_stride1, int src_segnum2) {
+  mlusim::detail::copy_3d("__memcpy", dst, src, size, dir, dst_stride0, dst_segnum1, dst_stride1,
+                          dst_segnum2, src_stride0, src_segnum1, src_stride1, src_segnum2, false);
+}
+inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                           int dst_stride0, int dst_segnum1, int dst_stride1, int dst_segnum2,
+                           int src_stride0, int src_segnum1, int src_stride1, int src_segnum2) {
+  mlusim::detail::copy_3d("__memcpy_async", dst, src, size, dir, dst_stride0, dst_segnum1,
+                          dst_stride1, dst_segnum2, src_stride0, src_segnum1, src_stride1,
+                          src_segnum2, true);
+}
+
+inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                     int cluster_id) {
+  mlusim::detail::require_own_cluster("__memcpy", cluster_id);
+  mlusim::detail::copy("__memcpy", dst, src, size, dir, size, size, 0, false);
+}
+inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                           int cluster_id) {
+  mlusim::detail::require_own_cluster("__memcpy_async", cluster_id);
+  mlusim::detail::copy("__memcpy_async", dst, src, size, dir, size, size, 0, true);
+}
+
+// All computing cores (IPUs) of the launch. mlusim has no memory core (MPU),
+// so this is __sync_all; the barrier's owner (scheduler, branch `pipes`) may
+// give it its own implementation.
+inline void __sync_all_ipu() { __sync_all(); }

@@ -1,0 +1,73 @@
+// Pooling over an NRAM feature map in HWC layout (channels innermost):
+// src is [height][width][channel], dst is [out_h][out_w][channel] with
+// out = (in - kernel) / stride + 1 (no padding). Strides come width first
+// (stride_x, stride_y) as in Cambricon's declarations; the 7-argument forms
+// stride by the kernel size. dst may be src (mlu-ops sums in place).
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/vector.h"
+
+namespace mlusim::detail {
+
+// Folds each window with `combine` in float (the first element starts it);
+// `average` divides by the window size.
+template <typename T, typename Combine>
+void pool(const char *op, T *dst, const T *src, int channel, int height, int width,
+          int kernel_height, int kernel_width, int stride_x, int stride_y, bool average,
+          Combine combine) {
+  const size_t ch = positive(op, "channel", channel), h = positive(op, "height", height),
+               w = positive(op, "width", width), kh = positive(op, "kernel_height", kernel_height),
+               kw = positive(op, "kernel_width", kernel_width),
+               sx = positive(op, "stride_x", stride_x), sy = positive(op, "stride_y", stride_y);
+  const size_t oh = window_count(op, "height", h, kh, sy), ow = window_count(op, "width", w, kw, sx);
+  CoreContext &c = this_core();
+  require_shaped(c, op, "src", Space::kNram, src, h * w * ch * sizeof(T), true);
+  require_shaped(c, op, "dst", Space::kNram, dst, oh * ow * ch * sizeof(T), false);
+  const size_t work = oh * ow * kh * kw * ch;
+  charge_vector<T>(c, op, dst, src, work * sizeof(T), work);
+
+  std::vector<float> out(oh * ow * ch);  // dst may be src: finish reading first
+  for (size_t y = 0; y < oh; ++y)
+    for (size_t x = 0; x < ow; ++x) {
+      float *acc = &out[(y * ow + x) * ch];
+      for (size_t ky = 0; ky < kh; ++ky)
+        for (size_t kx = 0; kx < kw; ++kx) {
+          const T *in = src + ((y * sy + ky) * w + (x * sx + kx)) * ch;
+          const bool first = ky == 0 && kx == 0;
+          for (size_t k = 0; k < ch; ++k) {
+            const float v = static_cast<float>(in[k]);
+            acc[k] = first ? v : combine(acc[k], v);
+          }
+        }
+    }
+  const float scale = average ? 1.0f / static_cast<float>(kh * kw) : 1.0f;
+  for (size_t i = 0; i < out.size(); ++i) dst[i] = static_cast<T>(out[i] * scale);
+}
+
+}  // namespace mlusim::detail
+
+#define MLUSIM_POOL(name, average, combine)                                                     \
+  template <typename T>                                                                         \
+  void __bang_##name(T *dst, const T *src, int channel, int height, int width,                 \
+                     int kernel_height, int kernel_width, int stride_x, int stride_y) {         \
+    static_assert(mlusim::detail::is_float_or_half<T>,                                          \
+                  "__bang_" #name ": mlusim has it for float and half only");                   \
+    mlusim::detail::pool("__bang_" #name, dst, src, channel, height, width, kernel_height,     \
+                         kernel_width, stride_x, stride_y, average,                             \
+                         [](float a, float b) { return combine; });                             \
+  }                                                                                             \
+  template <typename T>                                                                         \
+  void __bang_##name(T *dst, const T *src, int channel, int height, int width,                 \
+                     int kernel_height, int kernel_width) {                                     \
+    __bang_##name(dst, src, channel, height, width, kernel_height, kernel_width, kernel_width, \
+                  kernel_height);                                                               \
+  }
+MLUSIM_POOL(maxpool, false, std::max(a, b))
+MLUSIM_POOL(minpool, false, std::min(a, b))
+MLUSIM_POOL(sumpool, false, a + b)
+MLUSIM_POOL(avgpool, true, a + b)
+#undef MLUSIM_POOL

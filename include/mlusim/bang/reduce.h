@@ -1,0 +1,92 @@
+// Reductions over NRAM vectors, in float and half, accumulating in float.
+//  __bang_reduce_sum(dst, src, n): per 128-byte block of src, the block's sum
+//    lands in the block's first element of dst (32 floats or 64 halves per
+//    block; mlu-ops reads dst[0], dst[32], ...); mlusim zeroes the rest.
+//  __bang_sum(src, n): the sum, returned.
+//  __bang_count(src, n): how many elements are non-zero, returned.
+//  __bang_max/__bang_min(dst, src, n): dst[0] = the extreme value, and
+//    element 1 of dst holds, as an unsigned integer of the dtype's width, the
+//    index of its first occurrence (mlu-ops reads ((uint16_t *)dst)[1] for half,
+//    ((uint32_t *)dst)[1] for float).
+#pragma once
+
+#include <cstring>
+
+#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/vector.h"
+
+template <typename T>
+void __bang_reduce_sum(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_reduce_sum: mlusim has it for float and half only");
+  const char *op = "__bang_reduce_sum";
+  const size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
+  mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, n);
+  const size_t block = mlusim::this_core().cost.vector_count_align / sizeof(T);
+  for (size_t b = 0; b < n; b += block) {
+    float sum = 0;  // read the whole block before dst (which may be src) is written
+    for (size_t i = b; i < b + block; ++i) sum += static_cast<float>(src[i]);
+    dst[b] = static_cast<T>(sum);
+    for (size_t i = b + 1; i < b + block; ++i) dst[i] = T(0);
+  }
+}
+
+template <typename T>
+T __bang_sum(const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_sum: mlusim has it for float and half only");
+  const char *op = "__bang_sum";
+  const size_t n = mlusim::detail::checked_count(op, count);
+  mlusim::CoreContext &c = mlusim::this_core();
+  mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
+  mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
+  float sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += static_cast<float>(src[i]);
+  return static_cast<T>(sum);
+}
+
+template <typename T>
+unsigned __bang_count(const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_count: mlusim has it for float and half only");
+  const char *op = "__bang_count";
+  const size_t n = mlusim::detail::checked_count(op, count);
+  mlusim::CoreContext &c = mlusim::this_core();
+  mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
+  mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
+  unsigned nonzero = 0;
+  for (size_t i = 0; i < n; ++i) nonzero += src[i] != T(0);
+  return nonzero;
+}
+
+namespace mlusim::detail {
+template <typename T, typename Better>
+void extreme(const char *op, T *dst, const T *src, int count, Better better) {
+  const size_t n = checked_count(op, count);
+  if (n == 0) fault(this_core(), std::string(op) + ": count must be positive");
+  CoreContext &c = this_core();
+  require_shaped(c, op, "src", Space::kNram, src, n * sizeof(T), true);
+  require_shaped(c, op, "dst", Space::kNram, dst, 2 * sizeof(T), false);
+  charge_vector<T>(c, op, dst, src, n * sizeof(T), n);
+  size_t best = 0;
+  for (size_t i = 1; i < n; ++i)
+    if (better(src[i], src[best])) best = i;
+  const T value = src[best];
+  const auto index = static_cast<Bits<T>>(best);
+  dst[0] = value;
+  std::memcpy(dst + 1, &index, sizeof(T));
+}
+}  // namespace mlusim::detail
+
+template <typename T>
+void __bang_max(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_max: mlusim has it for float and half only");
+  mlusim::detail::extreme("__bang_max", dst, src, count, [](T a, T b) { return a > b; });
+}
+template <typename T>
+void __bang_min(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_min: mlusim has it for float and half only");
+  mlusim::detail::extreme("__bang_min", dst, src, count, [](T a, T b) { return a < b; });
+}

@@ -1,0 +1,71 @@
+// What the intrinsic tests share: one-core and one-cluster launches, fault
+// messages, and the comparison of a result with its double-precision
+// reference by mlu-ops' diff metrics.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ops/common/kernel.h"
+#include "runtime/launch.h"
+#include "tests/common/testing.h"
+
+namespace intrinsics_test {
+
+using mlusim::testing::DeviceBuffer;
+using mlusim::testing::FloatTag;
+using mlusim::testing::HalfTag;
+
+template <typename... Params, typename... Args>
+void run_on_one_core(void (*kernel)(Params...), Args... args) {
+  ASSERT_EQ(mlusim::launch("intrinsic_test", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, nullptr,
+                           kernel, args...),
+            cnrtSuccess)
+      << mlusimGetLastError();
+}
+
+// Launches `kernel` on one core and returns its fault message ("" if none).
+template <typename... Params, typename... Args>
+std::string fault_of(void (*kernel)(Params...), Args... args) {
+  cnrtRet_t ret = mlusim::launch("kernel_under_test", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock,
+                                 nullptr, kernel, args...);
+  return ret == cnrtErrorKernelFault ? mlusimGetLastError() : "";
+}
+
+inline void expect_mentions(const std::string &msg, std::initializer_list<const char *> parts) {
+  ASSERT_FALSE(msg.empty()) << "the launch did not fault";
+  for (const char *p : parts) EXPECT_NE(msg.find(p), std::string::npos) << p << " not in: " << msg;
+}
+
+// mlu-ops' accuracy bar for these intrinsics: diff1 and diff2 within 3e-3.
+template <typename T>
+void expect_close(const std::vector<T> &result, const std::vector<double> &reference) {
+  auto d = mlusim::testing::compare(
+      std::vector<double>(result.begin(), result.end()), reference,
+      mlusim::testing::diff3_eps(sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT));
+  EXPECT_LE(d.diff1, 3e-3);
+  EXPECT_LE(d.diff2, 3e-3);
+}
+
+// Random values of dtype T in [lo, hi], and the same values as doubles.
+template <typename T>
+struct Sample {
+  std::vector<T> values;
+  std::vector<double> exact;
+};
+template <typename T>
+Sample<T> sample(size_t n, float lo, float hi, uint32_t seed) {
+  mlusim::testing::Random random(seed);
+  Sample<T> s;
+  for (float v : random.floats(n, lo, hi)) {
+    s.values.push_back(static_cast<T>(v));
+    s.exact.push_back(static_cast<double>(s.values.back()));
+  }
+  return s;
+}
+
+using FloatAndHalf = ::testing::Types<FloatTag, HalfTag>;
+
+}  // namespace intrinsics_test
