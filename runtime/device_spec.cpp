@@ -1,6 +1,8 @@
 #include "runtime/device_spec.h"
 
+#include <atomic>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 
 #include "runtime/logging.h"
@@ -48,8 +50,7 @@ const DeviceSpec kPresets[] = {
     make_preset("MLU290", 16, 512 * KiB, 512 * KiB, 2 * MiB, 32 * GiB, 1.0, 1024.0, 128.0),
 };
 
-std::mutex g_device_mutex;
-DeviceSpec g_device = [] {
+DeviceSpec initial_device() {
   const char *env = std::getenv("MLUSIM_DEVICE");
   if (env != nullptr) {
     if (const DeviceSpec *p = find_preset(env)) return *p;
@@ -57,7 +58,21 @@ DeviceSpec g_device = [] {
                  kPresets[0].name);
   }
   return kPresets[0];
-}();
+}
+
+// Every device ever selected, never changed once published: a reader holds a
+// reference to a whole, consistent spec without a lock, however often another
+// thread selects a new device (each selection keeps one small spec alive).
+struct DeviceHistory {
+  std::mutex mutex;  // serialises selections
+  std::deque<DeviceSpec> specs{initial_device()};
+  std::atomic<const DeviceSpec *> current{&specs.back()};
+};
+
+DeviceHistory &history() {
+  static DeviceHistory h;
+  return h;
+}
 
 }  // namespace
 
@@ -72,13 +87,16 @@ const DeviceSpec *find_preset(std::string_view name) {
 }
 
 const DeviceSpec &current_device() {
-  std::lock_guard<std::mutex> lock(g_device_mutex);
-  return g_device;
+  return *history().current.load(std::memory_order_acquire);
 }
 
 void set_current_device(const DeviceSpec &spec) {
-  std::lock_guard<std::mutex> lock(g_device_mutex);
-  g_device = spec;
+  DeviceHistory &h = history();
+  {
+    std::lock_guard<std::mutex> lock(h.mutex);
+    h.specs.push_back(spec);  // a deque never moves the specs already published
+    h.current.store(&h.specs.back(), std::memory_order_release);
+  }
   log::runtime().info("simulated device is now {} ({} clusters x {} cores)", spec.name,
                       spec.clusters, spec.cores_per_cluster);
 }
