@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 #include <spdlog/fmt/fmt.h>
 
