@@ -52,6 +52,9 @@ typedef enum {
 
 #define MLUOP_DIM_MAX 8
 
+/* Handles and descriptors are known to the library: destroying one twice, or
+ * passing one that was never created to a Set/Get/Destroy call, is BAD_PARAM
+ * with a log line, never a crash. */
 typedef struct mluOpContext *mluOpHandle_t;
 typedef struct mluOpTensorStruct *mluOpTensorDescriptor_t;
 
@@ -74,10 +77,10 @@ mluOpStatus_t MLUOP_WIN_API mluOpDestroyTensorDescriptor(mluOpTensorDescriptor_t
 /* psamask (PSANet). x [N,H,W,h_mask*w_mask] -> y [N,H,W,H*W], NHWC, float.
  * psa_type 0 = COLLECT, 1 = DISTRIBUTE; positions no mask window reaches are 0.
  * Returns SUCCESS; BAD_PARAM for a null handle/descriptor/pointer, an unknown
- * device pointer, psa_type not 0/1, a non-positive mask, or any shape, layout or
- * dtype mismatch (one log line names it); SUCCESS with nothing launched for zero
- * elements; NOT_SUPPORTED when one point no longer fits NRAM or a tensor has
- * 2^31 elements or more; EXECUTION_FAILED when the kernel faults. */
+ * device pointer, x and y overlapping, psa_type not 0/1, a non-positive mask,
+ * or any shape, layout or dtype mismatch (one log line names it); SUCCESS with
+ * nothing launched for zero elements; NOT_SUPPORTED when one point no longer
+ * fits NRAM or a tensor has 2^31 elements or more; EXECUTION_FAILED when the kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpPsamaskForward(mluOpHandle_t handle, const int psa_type,
                                                 const mluOpTensorDescriptor_t x_desc,
                                                 const void *x, const int h_mask,
@@ -95,9 +98,10 @@ mluOpStatus_t MLUOP_WIN_API mluOpPsamaskBackward(mluOpHandle_t handle, const int
  * (x0,y0,x1,y1), argmax_idx [N,K,4,C] int32 NHWC -> grad_input [N,H,W,4C] NHWC
  * (zeroed on the device, then accumulated with atomic adds). half/float.
  * argmax values outside [0, pool_size] and points off the map contribute nothing.
- * Returns SUCCESS; BAD_PARAM for null or unknown pointers, any shape, layout or
- * dtype mismatch, pool_size <= 0, or zero elements; NOT_SUPPORTED for tensors of
- * 2^31 elements or more; EXECUTION_FAILED when a kernel faults. */
+ * Returns SUCCESS; BAD_PARAM for null or unknown pointers, grad_input
+ * overlapping an input, any shape, layout or dtype mismatch, pool_size <= 0, or
+ * zero elements; NOT_SUPPORTED for tensors of 2^31 elements or more;
+ * EXECUTION_FAILED when a kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpBorderAlignBackward(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
     const void *grad_output, const mluOpTensorDescriptor_t boxes_desc, const void *boxes,
@@ -105,12 +109,12 @@ mluOpStatus_t MLUOP_WIN_API mluOpBorderAlignBackward(
     const int32_t pool_size, const mluOpTensorDescriptor_t grad_input_desc,
     void *grad_input);
 
-/* mmcv's DeformRoIPool forward. input [B,H,W,C] NHWC, rois [R,5]
- * (batch, x1, y1, x2, y2), offset [R,2,ph,pw] or NULL (with its descriptor) ->
- * output [R,ph,pw,C]. half/float. sampling_ratio 0 is adaptive; a roi whose batch
- * index is outside [0, B) yields zeros. Returns SUCCESS (also for H or W zero:
- * the output is zeros); BAD_PARAM for null or unknown pointers, offset and its
- * descriptor not both given, any shape, layout or dtype mismatch, pooled sizes
+/* mmcv's DeformRoIPool forward. input [B,H,W,C] NHWC, rois [R,5] (batch, x1, y1,
+ * x2, y2), offset [R,2,ph,pw] or NULL (with its descriptor) -> output [R,ph,pw,C].
+ * half/float. sampling_ratio 0 is adaptive; a roi whose batch index is outside [0,
+ * B) yields zeros. Returns SUCCESS (also for H or W zero: the output is zeros);
+ * BAD_PARAM for null or unknown pointers, output overlapping an input, offset and
+ * its descriptor not both given, any shape, layout or dtype mismatch, pooled sizes
  * <= 0, or B, R or C zero; NOT_SUPPORTED for tensors of 2^31 elements or more;
  * EXECUTION_FAILED when the kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpDeformRoiPoolForward(
@@ -123,9 +127,10 @@ mluOpStatus_t MLUOP_WIN_API mluOpDeformRoiPoolForward(
 /* Gradient of PointNet++'s three_interpolate. grad_output [B,C,N], indices [B,N,3]
  * int32, weights [B,N,3] -> grad_features [B,C,M], ARRAY layout, half/float.
  * Indices outside [0, M) contribute nothing. Returns SUCCESS (also for M zero,
- * writing nothing); BAD_PARAM for null or unknown pointers, any shape, layout or
- * dtype mismatch, or B, C or N zero; NOT_SUPPORTED for tensors of 2^31 elements
- * or more; EXECUTION_FAILED when the kernel faults. */
+ * writing nothing); BAD_PARAM for null or unknown pointers, grad_features
+ * overlapping an input, any shape, layout or dtype mismatch, or B, C or N zero;
+ * NOT_SUPPORTED for tensors of 2^31 elements or more; EXECUTION_FAILED when the
+ * kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpThreeInterpolateBackward(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
     const void *grad_output, const mluOpTensorDescriptor_t indices_desc, const void *indices,
@@ -145,10 +150,11 @@ mluOpStatus_t MLUOP_WIN_API mluOpGetMaskedIm2colForwardWorkspaceSize(
  * int32 -> data_col [C*kernel_h*kernel_w, mask_cnt] ARRAY; zero outside the feature
  * (any index or pad is safe). Four device steps on the handle's queue: transpose,
  * fill, per-mask strided copy, permute. Returns SUCCESS (with nothing written when
- * mask_cnt is 0); BAD_PARAM for null or unknown pointers, a workspace NULL or
- * smaller than the query, any shape, layout or dtype mismatch, kernel sizes <= 0,
- * or zero feature elements; NOT_SUPPORTED for tensors of 2^31 elements or bytes
- * or more; EXECUTION_FAILED when a kernel faults. */
+ * mask_cnt is 0); BAD_PARAM for null or unknown pointers, data_col, feature and
+ * workspace overlapping, a workspace NULL or smaller than the query, any shape,
+ * layout or dtype mismatch, kernel sizes <= 0, or zero feature elements;
+ * NOT_SUPPORTED for tensors of 2^31 elements or bytes or more; EXECUTION_FAILED
+ * when a kernel faults. */
 mluOpStatus_t MLUOP_WIN_API mluOpMaskedIm2colForward(
     mluOpHandle_t handle, const mluOpTensorDescriptor_t feature_desc, const void *feature,
     const mluOpTensorDescriptor_t mask_h_idx_desc, const void *mask_h_idx,

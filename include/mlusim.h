@@ -95,6 +95,8 @@ typedef struct {
   double compute_efficiency;
 } mlusimReport_t;
 
+/* The calling host thread's last launch or operator call on `queue` (threads
+ * sharing a queue each read their own; zeros before the first). */
 cnrtRet_t mlusimGetLastLaunchReport(cnrtQueue_t queue, mlusimReport_t *report);
 cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report);
 

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <deque>
 #include <mutex>
 
 #include "runtime/logging.h"
@@ -53,8 +54,7 @@ const DeviceSpec kPresets[] = {
                 4000),
 };
 
-std::mutex g_device_mutex;
-DeviceSpec g_device = [] {
+DeviceSpec initial_device() {
   const char *env = std::getenv("MLUSIM_DEVICE");
   if (env != nullptr) {
     if (const DeviceSpec *p = find_preset(env)) return *p;
@@ -62,10 +62,21 @@ DeviceSpec g_device = [] {
                  kPresets[0].name);
   }
   return kPresets[0];
-}();
-// The matrix unit's rate, read by every __bang_matmul/__bang_conv without the
-// lock (matrix.h); launches are serialised, so it is the running launch's.
-std::atomic<double> g_matrix_ops_per_cycle{g_device.matrix_ops_per_cycle};
+}
+
+// Every device ever selected, never changed once published: a reader holds a
+// reference to a whole, consistent spec without a lock, however often another
+// thread selects a new device (each selection keeps one small spec alive).
+struct DeviceHistory {
+  std::mutex mutex;  // serialises selections
+  std::deque<DeviceSpec> specs{initial_device()};
+  std::atomic<const DeviceSpec *> current{&specs.back()};
+};
+
+DeviceHistory &history() {
+  static DeviceHistory h;
+  return h;
+}
 
 }  // namespace
 
@@ -80,20 +91,22 @@ const DeviceSpec *find_preset(std::string_view name) {
 }
 
 const DeviceSpec &current_device() {
-  std::lock_guard<std::mutex> lock(g_device_mutex);
-  return g_device;
+  return *history().current.load(std::memory_order_acquire);
 }
 
 void set_current_device(const DeviceSpec &spec) {
-  std::lock_guard<std::mutex> lock(g_device_mutex);
-  g_device = spec;
-  g_matrix_ops_per_cycle.store(spec.matrix_ops_per_cycle, std::memory_order_relaxed);
+  DeviceHistory &h = history();
+  {
+    std::lock_guard<std::mutex> lock(h.mutex);
+    h.specs.push_back(spec);  // a deque never moves the specs already published
+    h.current.store(&h.specs.back(), std::memory_order_release);
+  }
   log::runtime().debug("simulated device is now {} ({} clusters x {} cores)", spec.name,
                       spec.clusters, spec.cores_per_cluster);
 }
 
 namespace detail {
-double matrix_ops_per_cycle() { return g_matrix_ops_per_cycle.load(std::memory_order_relaxed); }
+double matrix_ops_per_cycle() { return current_device().matrix_ops_per_cycle; }
 }  // namespace detail
 
 }  // namespace mlusim

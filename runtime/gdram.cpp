@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <set>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -21,6 +22,7 @@ struct Table {
   std::map<uintptr_t, GdramRange> live;  // keyed by begin
   size_t live_bytes = 0;
   uint64_t next_id = 1;
+  std::multiset<uint64_t> leased_up_to;  // newest allocation id of each running launch
 };
 
 Table &table() {
@@ -33,6 +35,19 @@ const GdramRange *find_in(const std::map<uintptr_t, GdramRange> &live, uintptr_t
   if (it == live.begin()) return nullptr;
   --it;
   return p < it->second.end ? &it->second : nullptr;
+}
+
+GdramSnapshot snapshot_of(const Table &t) {
+  GdramSnapshot s;
+  s.reserve(t.live.size());
+  for (const auto &kv : t.live) s.push_back(kv.second);
+  return s;  // std::map iterates in address order, so s is sorted
+}
+
+// True when a running launch's lease holds this allocation. Ids only grow, so
+// a live allocation no newer than a lease's newest id was in its snapshot.
+bool leased(const Table &t, const GdramRange &r) {
+  return !t.leased_up_to.empty() && r.id <= *t.leased_up_to.rbegin();
 }
 
 }  // namespace
@@ -75,19 +90,29 @@ cnrtRet_t gdram_free(void *ptr) {
                                 : "not a live device pointer (host memory or already freed)");
     return inside ? cnrtErrorInvalidDevicePtr : cnrtErrorDoubleFree;
   }
+  if (leased(t, it->second)) {
+    log::runtime().error("cnrtFree: {} (allocation #{}) is in use by a running launch", ptr,
+                         it->second.id);
+    return cnrtErrorIllegalState;
+  }
   t.live_bytes -= it->second.end - it->second.begin;
   t.live.erase(it);
   ::operator delete(ptr, std::align_val_t(kAllocAlign));
   return cnrtSuccess;
 }
 
-GdramSnapshot gdram_snapshot() {
+GdramLease::GdramLease() {
   Table &t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  GdramSnapshot s;
-  s.reserve(t.live.size());
-  for (const auto &kv : t.live) s.push_back(kv.second);
-  return s;  // std::map iterates in address order, so s is sorted
+  snapshot_ = snapshot_of(t);
+  newest_id_ = t.next_id - 1;
+  t.leased_up_to.insert(newest_id_);
+}
+
+GdramLease::~GdramLease() {
+  Table &t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.leased_up_to.erase(t.leased_up_to.find(newest_id_));
 }
 
 const GdramRange *gdram_find(const GdramSnapshot &s, const void *p, size_t bytes) {

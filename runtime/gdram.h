@@ -14,7 +14,21 @@ namespace mlusim {
 
 cnrtRet_t gdram_alloc(void **ptr, size_t bytes);
 cnrtRet_t gdram_free(void *ptr);
-GdramSnapshot gdram_snapshot();
+// The allocations live when a launch starts, held for as long as it runs:
+// while a lease lives, cnrtFree refuses every allocation in its snapshot
+// (another host thread may free while this one's launch runs).
+class GdramLease {
+ public:
+  GdramLease();
+  ~GdramLease();
+  GdramLease(const GdramLease &) = delete;
+  GdramLease &operator=(const GdramLease &) = delete;
+  const GdramSnapshot &snapshot() const { return snapshot_; }
+
+ private:
+  GdramSnapshot snapshot_;
+  uint64_t newest_id_;  // allocation ids only grow: the snapshot holds those up to this
+};
 
 // True when [p, p+bytes) lies inside one live allocation.
 bool gdram_contains(const void *p, size_t bytes);

@@ -156,14 +156,14 @@ void set_last_error(std::string message) { t_last_error = std::move(message); }
 
 cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type,
                         cnrtQueue_t queue, const std::function<void()> &body) {
-  cnrtQueue *q = resolve_queue(queue);
+  const QueueRef q = resolve_queue(queue);
   const DeviceSpec spec = current_device();
   const int gang = union_clusters(type);
   std::string bad = q == nullptr ? "queue is not a live queue" : check_dims(spec, dim, gang);
   if (!bad.empty()) {
     set_last_error(fmt::format("launch of kernel '{}' rejected: {}", name, bad));
     log::runtime().error(last_error());
-    return q == nullptr ? cnrtErrorInvalidQueue : cnrtErrorInvalidKernelDim;
+    return fail_launch(q.get(), q == nullptr ? cnrtErrorInvalidQueue : cnrtErrorInvalidKernelDim);
   }
 
   std::lock_guard<std::mutex> lock(g_launch_mutex);
@@ -173,7 +173,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const int clusters_used = (threads + cpc - 1) / cpc;
   const bool is_union = gang > 0;
   OnchipMemory &mem = onchip_for(spec);
-  const GdramSnapshot snapshot = gdram_snapshot();
+  const GdramLease lease;  // cnrtFree refuses what the launch may use
 
   std::vector<CoreContext> cores(threads);
   Scheduler scheduler(cores, is_union ? cpc : 1, cpc);
@@ -184,7 +184,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     CoreContext &c = cores[i];
     c.launch = &shared;
     c.launch_serial = layout.serial();
-    c.gdram = &snapshot;
+    c.gdram = &lease.snapshot();
     c.cost = cost;
     c.physical_core = i;
     c.physical_cluster = i / cpc;
@@ -222,7 +222,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   if (!fault.empty()) {
     set_last_error(fault);
     log::kernel().error(fault);
-    return cnrtErrorKernelFault;
+    return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
   const mlusimReport_t report = make_report(name, spec, cores);

@@ -67,19 +67,11 @@ const char *mlusimDirectionName(int direction) {
 }
 
 cnrtRet_t mlusimGetLastLaunchReport(cnrtQueue_t queue, mlusimReport_t *report) {
-  cnrtQueue *q = resolve_queue(queue);
-  if (q == nullptr) return cnrtErrorInvalidQueue;
-  if (report == nullptr) return cnrtErrorArgsInvalid;
-  *report = q->last_launch;
-  return cnrtSuccess;
+  return last_launch_report(queue, report);
 }
 
 cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report) {
-  cnrtQueue *q = resolve_queue(queue);
-  if (q == nullptr) return cnrtErrorInvalidQueue;
-  if (report == nullptr) return cnrtErrorArgsInvalid;
-  *report = q->last_op;
-  return cnrtSuccess;
+  return last_op_report(queue, report);
 }
 
 const char *mlusimGetLastError(void) { return last_error().c_str(); }

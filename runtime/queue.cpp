@@ -2,22 +2,37 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <mutex>
-#include <set>
 
 #include "runtime/device_spec.h"
+#include "runtime/handles.h"
+#include "runtime/last_error.h"
 #include "runtime/logging.h"
+
+namespace {
+std::atomic<uint64_t> g_next_queue_id{1};
+}  // namespace
+
+cnrtQueue::cnrtQueue() : id(g_next_queue_id.fetch_add(1)) {}
 
 namespace mlusim {
 namespace {
 
-std::mutex g_queues_mutex;
-std::set<const cnrtQueue *> g_queues;
-
-cnrtQueue &default_queue() {
-  static cnrtQueue q;
-  return q;
+HandleRegistry<cnrtQueue> &queues() {
+  static HandleRegistry<cnrtQueue> registry;
+  return registry;
 }
+
+HandleRegistry<cnrtNotifier> &notifiers() {
+  static HandleRegistry<cnrtNotifier> registry;
+  return registry;
+}
+
+// This host thread's operator call in progress (OpScope), if any.
+struct OpenOp {
+  const cnrtQueue *queue = nullptr;
+  mlusimReport_t *report = nullptr;
+};
+thread_local OpenOp t_open_op;
 
 void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
   total.launches += r.launches;
@@ -35,37 +50,147 @@ void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
   }
 }
 
+cnrtQueue::Reports &reports_of_this_thread(cnrtQueue &q) {
+  return q.reports[std::this_thread::get_id()];  // caller holds q.reports_mutex
+}
+
+// Where and when a notifier was last placed (queue id 0: never).
+std::pair<uint64_t, double> placement(cnrtNotifier &n) {
+  std::lock_guard<std::mutex> lock(n.mutex);
+  return {n.queue_id, n.time_us};
+}
+
+cnrtRet_t copy_report(cnrtQueue_t queue, mlusimReport_t *report,
+                      mlusimReport_t cnrtQueue::Reports::*which, const char *api) {
+  const QueueRef q = resolve_queue(queue);
+  if (q == nullptr) {
+    log::runtime().error("{}: {} is not a live queue", api, static_cast<void *>(queue));
+    return cnrtErrorInvalidQueue;
+  }
+  if (report == nullptr) {
+    log::runtime().error("{}: null report pointer", api);
+    return cnrtErrorArgsInvalid;
+  }
+  std::lock_guard<std::mutex> lock(q->reports_mutex);
+  *report = reports_of_this_thread(*q).*which;
+  return cnrtSuccess;
+}
+
 }  // namespace
 
-cnrtQueue *resolve_queue(cnrtQueue_t queue) {
-  if (queue == nullptr) return &default_queue();
-  std::lock_guard<std::mutex> lock(g_queues_mutex);
-  return g_queues.count(queue) != 0 ? queue : nullptr;
+QueueRef resolve_queue(cnrtQueue_t queue) {
+  if (queue == nullptr) {
+    thread_local const QueueRef default_queue = std::make_shared<cnrtQueue>();
+    return default_queue;
+  }
+  return queues().find(queue);
 }
 
 cnrtRet_t create_queue(cnrtQueue_t *queue) {
-  if (queue == nullptr) return cnrtErrorArgsInvalid;
-  auto *q = new cnrtQueue();
-  std::lock_guard<std::mutex> lock(g_queues_mutex);
-  g_queues.insert(q);
-  *queue = q;
+  if (queue == nullptr) {
+    log::runtime().error("cnrtQueueCreate: null output pointer");
+    return cnrtErrorArgsInvalid;
+  }
+  *queue = queues().create();
   return cnrtSuccess;
 }
 
 cnrtRet_t destroy_queue(cnrtQueue_t queue) {
-  std::lock_guard<std::mutex> lock(g_queues_mutex);
-  if (g_queues.erase(queue) == 0) {
-    log::runtime().error("cnrtQueueDestroy: {} is not a live queue", static_cast<void *>(queue));
+  if (!queues().destroy(queue)) {
+    log::runtime().error("cnrtQueueDestroy: {} is not a live queue (destroyed already, the "
+                         "default queue, or never created)",
+                         static_cast<void *>(queue));
     return cnrtErrorInvalidQueue;
   }
-  delete queue;
+  return cnrtSuccess;
+}
+
+cnrtRet_t sync_queue(cnrtQueue_t queue) {
+  const QueueRef q = resolve_queue(queue);
+  if (q == nullptr) {
+    log::runtime().error("cnrtQueueSync: {} is not a live queue", static_cast<void *>(queue));
+    return cnrtErrorInvalidQueue;
+  }
+  const cnrtRet_t fault = q->unreported_fault.exchange(cnrtSuccess);
+  if (fault != cnrtSuccess)
+    log::runtime().error("cnrtQueueSync: a kernel on queue {} faulted (see mlusimGetLastError "
+                         "on the launching thread)",
+                         static_cast<void *>(queue));
+  return fault;
+}
+
+cnrtRet_t create_notifier(cnrtNotifier_t *notifier) {
+  if (notifier == nullptr) {
+    log::runtime().error("cnrtNotifierCreate: null output pointer");
+    return cnrtErrorArgsInvalid;
+  }
+  *notifier = notifiers().create();
+  return cnrtSuccess;
+}
+
+cnrtRet_t destroy_notifier(cnrtNotifier_t notifier) {
+  if (!notifiers().destroy(notifier)) {
+    log::runtime().error("cnrtNotifierDestroy: {} is not a live notifier (destroyed already, or "
+                         "never created)",
+                         static_cast<void *>(notifier));
+    return cnrtErrorInvalidNotifier;
+  }
+  return cnrtSuccess;
+}
+
+cnrtRet_t place_notifier(cnrtNotifier_t notifier, cnrtQueue_t queue) {
+  const std::shared_ptr<cnrtNotifier> n = notifiers().find(notifier);
+  const QueueRef q = resolve_queue(queue);
+  if (n == nullptr || q == nullptr) {
+    log::runtime().error("cnrtPlaceNotifier: {} {} is not live",
+                         n == nullptr ? "notifier" : "queue",
+                         n == nullptr ? static_cast<void *>(notifier) : static_cast<void *>(queue));
+    return n == nullptr ? cnrtErrorInvalidNotifier : cnrtErrorInvalidQueue;
+  }
+  std::lock_guard<std::mutex> lock(n->mutex);
+  n->queue_id = q->id;
+  n->time_us = q->now_us.load();
+  return cnrtSuccess;
+}
+
+cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, double *us) {
+  const std::shared_ptr<cnrtNotifier> s = notifiers().find(start), e = notifiers().find(end);
+  if (s == nullptr || e == nullptr) {
+    log::runtime().error("notifier {} is not live",
+                         static_cast<void *>(s == nullptr ? start : end));
+    return cnrtErrorInvalidNotifier;
+  }
+  const auto [start_queue, start_us] = placement(*s);
+  const auto [end_queue, end_us] = placement(*e);
+  if (start_queue == 0 || start_queue != end_queue) {
+    log::runtime().error("notifiers {} and {} are not both placed on one queue",
+                         static_cast<void *>(start), static_cast<void *>(end));
+    return cnrtErrorInvalidNotifier;
+  }
+  *us = end_us - start_us;
   return cnrtSuccess;
 }
 
 void record_launch(cnrtQueue &queue, const mlusimReport_t &launch) {
   queue.now_us += launch.device_time_us;
-  queue.last_launch = launch;
-  if (queue.open_op != nullptr) add_into(*queue.open_op, launch);
+  {
+    std::lock_guard<std::mutex> lock(queue.reports_mutex);
+    reports_of_this_thread(queue).last_launch = launch;
+  }
+  if (t_open_op.queue == &queue) add_into(*t_open_op.report, launch);
+}
+
+cnrtRet_t fail_launch(cnrtQueue *queue, cnrtRet_t ret) {
+  if (queue != nullptr && ret == cnrtErrorKernelFault) queue->unreported_fault = ret;
+  return note_error(ret);
+}
+
+cnrtRet_t last_launch_report(cnrtQueue_t queue, mlusimReport_t *report) {
+  return copy_report(queue, report, &cnrtQueue::Reports::last_launch, "mlusimGetLastLaunchReport");
+}
+
+cnrtRet_t last_op_report(cnrtQueue_t queue, mlusimReport_t *report) {
+  return copy_report(queue, report, &cnrtQueue::Reports::last_op, "mlusimGetLastOpReport");
 }
 
 void compute_efficiency(mlusimReport_t &r) {
@@ -86,14 +211,17 @@ OpScope::OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, do
   report_.theory_io_bytes = theory_io_bytes;
   report_.theory_ops = theory_ops;
   report_.theory_dtype = theory_dtype;
-  if (queue_ != nullptr) queue_->open_op = &report_;
+  if (queue_ != nullptr) t_open_op = OpenOp{queue_.get(), &report_};
 }
 
 OpScope::~OpScope() {
   if (queue_ == nullptr) return;
-  queue_->open_op = nullptr;
+  t_open_op = OpenOp{};
   compute_efficiency(report_);
-  queue_->last_op = report_;
+  {
+    std::lock_guard<std::mutex> lock(queue_->reports_mutex);
+    reports_of_this_thread(*queue_).last_op = report_;
+  }
   log::op().debug("{}: {:.2f} us on {}, IO efficiency {:.1f}%, compute efficiency {:.1f}%",
                   report_.name, report_.device_time_us, current_device().name,
                   100 * report_.io_efficiency, 100 * report_.compute_efficiency);

@@ -1,40 +1,79 @@
-// Queues, notifiers and the reports the cost model produces for them.
+// Queues, notifiers and the reports the cost model produces for them. Queues
+// and notifiers live in registries (runtime/handles.h): a destroyed or foreign
+// handle is an error, never a crash. A queue may be shared by host threads:
+// its clock is atomic, and launch and operator reports are kept per host
+// thread, so each thread reads the report of its own last call.
 #pragma once
 
-#include <string>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
 
 #include "cnrt.h"
 #include "mlusim.h"
 
 struct cnrtQueue {
-  double now_us = 0;  // simulated device time of everything queued so far
-  mlusimReport_t last_launch{};
-  mlusimReport_t last_op{};
-  mlusimReport_t *open_op = nullptr;  // the operator call in progress, if any
+  const uint64_t id;  // never reused, unlike addresses: notifiers compare queues by it
+  std::atomic<double> now_us{0};  // simulated device time of everything queued so far
+  // A kernel fault not yet returned by cnrtQueueSync.
+  std::atomic<cnrtRet_t> unreported_fault{cnrtSuccess};
+
+  struct Reports {
+    mlusimReport_t last_launch{};
+    mlusimReport_t last_op{};
+  };
+  std::mutex reports_mutex;
+  std::unordered_map<std::thread::id, Reports> reports;  // per host thread
+
+  cnrtQueue();
 };
 
 struct cnrtNotifier {
-  const cnrtQueue *queue = nullptr;
+  std::mutex mutex;       // placing races with reading from another thread
+  uint64_t queue_id = 0;  // 0: never placed
   double time_us = 0;
 };
 
 namespace mlusim {
 
-// NULL is the default queue, as in CNRT. Returns nullptr for a destroyed or
-// unknown queue.
-cnrtQueue *resolve_queue(cnrtQueue_t queue);
+using QueueRef = std::shared_ptr<cnrtQueue>;
+
+// NULL is this host thread's default queue, as in CNRT. Returns nullptr for a
+// destroyed or unknown queue. The reference keeps the queue alive.
+QueueRef resolve_queue(cnrtQueue_t queue);
 cnrtRet_t create_queue(cnrtQueue_t *queue);
 cnrtRet_t destroy_queue(cnrtQueue_t queue);
+// Everything on the queue is done already; returns a kernel fault once.
+cnrtRet_t sync_queue(cnrtQueue_t queue);
 
-// Adds a finished launch to its queue (and to the operator call in progress).
+cnrtRet_t create_notifier(cnrtNotifier_t *notifier);
+cnrtRet_t destroy_notifier(cnrtNotifier_t notifier);
+cnrtRet_t place_notifier(cnrtNotifier_t notifier, cnrtQueue_t queue);
+// Simulated device time from `start` to `end`, both placed on one queue.
+cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, double *us);
+
+// Adds a finished launch to its queue (and to this thread's operator call in
+// progress on that queue).
 void record_launch(cnrtQueue &queue, const mlusimReport_t &launch);
+// A launch on `queue` (nullptr if the queue was not live) failed with `ret`:
+// it becomes this thread's last CNRT error, and a kernel fault is also
+// returned by the queue's next cnrtQueueSync. Returns `ret`.
+cnrtRet_t fail_launch(cnrtQueue *queue, cnrtRet_t ret);
+
+// This host thread's last launch or operator report on `queue` (zero if none).
+cnrtRet_t last_launch_report(cnrtQueue_t queue, mlusimReport_t *report);
+cnrtRet_t last_op_report(cnrtQueue_t queue, mlusimReport_t *report);
 
 // Fills io_efficiency and compute_efficiency from the theory figures, the
 // device time and the current device's peaks (mlu-ops' formulas).
 void compute_efficiency(mlusimReport_t &report);
 
-// Brackets one operator call: every launch inside it is summed into the
-// queue's last_op report together with the operator's theory figures.
+// Brackets one operator call on this host thread: every launch the thread
+// makes on the queue inside it is summed into the thread's last_op report on
+// that queue, together with the operator's theory figures.
 class OpScope {
  public:
   OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, double theory_ops,
@@ -44,7 +83,7 @@ class OpScope {
   OpScope &operator=(const OpScope &) = delete;
 
  private:
-  cnrtQueue *queue_;
+  QueueRef queue_;
   mlusimReport_t report_{};
 };
 

@@ -1,5 +1,7 @@
 // mluOpBorderAlignBackward: parameter checks (design doc 3.8, in mlu-ops' order),
 // theory figures, and the two launches: zero grad_input, then accumulate into it.
+#include <tuple>
+
 #include "ops/border_align_backward/border_align_backward_kernel.h"
 #include "ops/common/host.h"
 
@@ -129,6 +131,11 @@ mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
   MLUOP_CHECK_DEVICE_PTR(api, boxes, boxes_bytes);
   MLUOP_CHECK_DEVICE_PTR(api, argmax_idx, argmax_bytes);
   MLUOP_CHECK_DEVICE_PTR(api, grad_input, grad_input_bytes);
+  for (auto [name, p, bytes] : {std::tuple{"grad_output", grad_output, grad_output_bytes},
+                                {"boxes", boxes, boxes_bytes},
+                                {"argmax_idx", argmax_idx, argmax_bytes}})
+    MLUOP_CHECK(api, !mluop::overlap(p, bytes, grad_input, grad_input_bytes),
+                "{} and grad_input overlap: in-place is not supported", name);
 
   // Theory figures as mlu-ops' gtest defines them: every input and the output
   // once; N * K * C * 3 ops (its formula, from grad_output's dims).

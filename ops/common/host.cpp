@@ -1,5 +1,23 @@
-// Handle and tensor descriptors of mlu_op.h.
+// Handle and tensor descriptors of mlu_op.h. Both live in registries
+// (runtime/handles.h): destroying one twice, or one that never was, is
+// BAD_PARAM with a log line, not a double free.
 #include "ops/common/host.h"
+
+#include "runtime/handles.h"
+
+namespace {
+
+mlusim::HandleRegistry<mluOpContext> &handles() {
+  static mlusim::HandleRegistry<mluOpContext> registry;
+  return registry;
+}
+
+mlusim::HandleRegistry<mluOpTensorStruct> &descriptors() {
+  static mlusim::HandleRegistry<mluOpTensorStruct> registry;
+  return registry;
+}
+
+}  // namespace
 
 namespace mluop {
 
@@ -74,40 +92,48 @@ const char *mluOpGetErrorString(mluOpStatus_t status) {
 
 mluOpStatus_t mluOpCreate(mluOpHandle_t *handle) {
   MLUOP_CHECK("mluOpCreate", handle != nullptr, "null output pointer");
-  *handle = new mluOpContext();
+  *handle = handles().create();
   return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpDestroy(mluOpHandle_t handle) {
-  MLUOP_CHECK("mluOpDestroy", handle != nullptr, "null handle");
-  delete handle;
+  MLUOP_CHECK("mluOpDestroy", handles().destroy(handle),
+              "handle {} is not a live handle (destroyed already, or never created)",
+              static_cast<void *>(handle));
   return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpSetQueue(mluOpHandle_t handle, cnrtQueue_t queue) {
-  MLUOP_CHECK("mluOpSetQueue", handle != nullptr, "null handle");
+  const auto live = handles().find(handle);  // held: another thread may destroy it meanwhile
+  MLUOP_CHECK("mluOpSetQueue", live != nullptr, "handle {} is not a live handle",
+              static_cast<void *>(handle));
   MLUOP_CHECK("mluOpSetQueue", mlusim::resolve_queue(queue) != nullptr,
               "queue {} is not a live queue", static_cast<void *>(queue));
-  handle->queue = queue;
+  live->queue = queue;
   return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpGetQueue(mluOpHandle_t handle, cnrtQueue_t *queue) {
-  MLUOP_CHECK("mluOpGetQueue", handle != nullptr && queue != nullptr, "null argument");
-  *queue = handle->queue;
+  const auto live = handles().find(handle);
+  MLUOP_CHECK("mluOpGetQueue", live != nullptr, "handle {} is not a live handle",
+              static_cast<void *>(handle));
+  MLUOP_CHECK("mluOpGetQueue", queue != nullptr, "null output pointer");
+  *queue = live->queue;
   return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpCreateTensorDescriptor(mluOpTensorDescriptor_t *desc) {
   MLUOP_CHECK("mluOpCreateTensorDescriptor", desc != nullptr, "null output pointer");
-  *desc = new mluOpTensorStruct();
+  *desc = descriptors().create();
   return MLUOP_STATUS_SUCCESS;
 }
 
 mluOpStatus_t mluOpSetTensorDescriptor(mluOpTensorDescriptor_t desc, mluOpTensorLayout_t layout,
                                        mluOpDataType_t dtype, int dimNb, const int dimSize[]) {
   const char *api = "mluOpSetTensorDescriptor";
-  MLUOP_CHECK(api, desc != nullptr, "null descriptor");
+  const auto live = descriptors().find(desc);  // held: another thread may destroy it meanwhile
+  MLUOP_CHECK(api, live != nullptr, "descriptor {} is not a live descriptor",
+              static_cast<void *>(desc));
   MLUOP_CHECK(api, dimNb > 0 && dimNb <= MLUOP_DIM_MAX, "dimNb = {} not in [1, {}]", dimNb,
               MLUOP_DIM_MAX);
   MLUOP_CHECK(api, dimSize != nullptr, "null dimSize");
@@ -117,14 +143,20 @@ mluOpStatus_t mluOpSetTensorDescriptor(mluOpTensorDescriptor_t desc, mluOpTensor
               static_cast<int>(dtype));
   for (int i = 0; i < dimNb; ++i)
     MLUOP_CHECK(api, dimSize[i] >= 0, "dimSize[{}] = {} is negative", i, dimSize[i]);
-  desc->layout = layout;
-  desc->dtype = dtype;
-  desc->dims.assign(dimSize, dimSize + dimNb);
+  live->layout = layout;
+  live->dtype = dtype;
+  live->dims.assign(dimSize, dimSize + dimNb);
   return MLUOP_STATUS_SUCCESS;
 }
 
 size_t mluOpGetTensorElementNum(const mluOpTensorDescriptor_t desc) {
-  return desc != nullptr ? mluop::element_count(*desc) : 0;
+  const auto live = descriptors().find(desc);
+  if (live == nullptr) {
+    mlusim::log::op().error("[mluOpGetTensorElementNum] descriptor {} is not a live descriptor",
+                            static_cast<void *>(desc));
+    return 0;
+  }
+  return mluop::element_count(*live);
 }
 
 mluOpStatus_t mluOpGetSizeOfDataType(mluOpDataType_t dtype, size_t *size) {
@@ -136,7 +168,8 @@ mluOpStatus_t mluOpGetSizeOfDataType(mluOpDataType_t dtype, size_t *size) {
 }
 
 mluOpStatus_t mluOpDestroyTensorDescriptor(mluOpTensorDescriptor_t desc) {
-  MLUOP_CHECK("mluOpDestroyTensorDescriptor", desc != nullptr, "null descriptor");
-  delete desc;
+  MLUOP_CHECK("mluOpDestroyTensorDescriptor", descriptors().destroy(desc),
+              "descriptor {} is not a live descriptor (destroyed already, or never created)",
+              static_cast<void *>(desc));
   return MLUOP_STATUS_SUCCESS;
 }

@@ -3,6 +3,7 @@
 // operator, the condition and the offending values) and device queries.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -20,7 +21,9 @@
 #include "runtime/queue.h"
 
 struct mluOpContext {
-  cnrtQueue_t queue = nullptr;  // NULL: CNRT's default queue
+  // NULL: CNRT's default queue (of the calling thread). Atomic because threads
+  // may share a handle while one of them sets its queue.
+  std::atomic<cnrtQueue_t> queue{nullptr};
 };
 
 struct mluOpTensorStruct {
@@ -56,7 +59,7 @@ inline bool is_large_tensor(const mluOpTensorStruct &t) {
 // True when [a, a+a_bytes) and [b, b+b_bytes) share a byte (in-place calls).
 inline bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
   const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
-  return lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
+  return a_bytes != 0 && b_bytes != 0 && lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
 }
 
 // mlu-ops' default theoretical IO (getTheoryIoSize): every input and output

@@ -38,7 +38,7 @@ TEST(Cnrt, MemcpyChecksDirectionAndBounds) {
             cnrtErrorInvalidDevicePtr);
   EXPECT_EQ(cnrtMemcpy(nullptr, host.data(), 4, cnrtMemcpyHostToDev), cnrtErrorArgsInvalid);
   EXPECT_EQ(cnrtMemcpy(dev, host.data(), 4, static_cast<cnrtMemTransDir_t>(42)),
-            cnrtErrorArgsInvalid);
+            cnrtErrorMemcpyDirectionInvalid);
   EXPECT_EQ(cnrtMemset(dev, 0, 64 * sizeof(float)), cnrtSuccess);
   EXPECT_EQ(cnrtMemset(dev, 0, 65 * sizeof(float)), cnrtErrorInvalidDevicePtr);
   EXPECT_EQ(cnrtMemset(host.data(), 0, 4), cnrtErrorInvalidDevicePtr);
@@ -79,8 +79,11 @@ TEST(Cnrt, DevicesQueuesAndNotifiers) {
 
 TEST(Cnrt, ErrorStringsAreDistinct) {
   std::set<std::string> seen;
-  for (int r = cnrtSuccess; r <= cnrtErrorSys; ++r)
-    EXPECT_TRUE(seen.insert(cnrtGetErrorStr(static_cast<cnrtRet_t>(r))).second) << r;
+  for (cnrtRet_t r : {cnrtSuccess, cnrtErrorArgsInvalid, cnrtErrorNoMem, cnrtErrorInvalidDevicePtr,
+                      cnrtErrorDoubleFree, cnrtErrorInvalidDirection, cnrtErrorNoDevice,
+                      cnrtErrorInvalidQueue, cnrtErrorInvalidKernelDim, cnrtErrorKernelFault,
+                      cnrtErrorSys})
+    EXPECT_TRUE(seen.insert(cnrtGetErrorStr(r)).second) << r;
 }
 
 TEST(MluOp, HandleAndDescriptorMisuseIsBadParam) {

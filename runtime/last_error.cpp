@@ -1,0 +1,21 @@
+#include "runtime/last_error.h"
+
+namespace mlusim {
+namespace {
+thread_local cnrtRet_t t_last_error = cnrtSuccess;
+}  // namespace
+
+cnrtRet_t note_error(cnrtRet_t ret) {
+  if (ret != cnrtSuccess) t_last_error = ret;
+  return ret;
+}
+
+cnrtRet_t take_last_error() {
+  const cnrtRet_t ret = t_last_error;
+  t_last_error = cnrtSuccess;
+  return ret;
+}
+
+cnrtRet_t peek_last_error() { return t_last_error; }
+
+}  // namespace mlusim
