@@ -140,10 +140,11 @@ std::string where(const Recovery &r) {
 std::string signal_message(const CoreContext &c, const Recovery &r) {
   const char *access = r.write == 1 ? "write to" : r.write == 0 ? "read of" : "access to";
   const char *last = c.last_op.load(std::memory_order_relaxed);
-  if (last == nullptr) last = "none yet";
   return fmt::format("{} in kernel code: {} {:#x}, which is {} (a raw access in the kernel's own "
-                     "code; the last intrinsic it issued was {})",
-                     r.signal == SIGBUS ? "SIGBUS" : "SIGSEGV", access, r.address, where(r), last);
+                     "code, {}{})",
+                     r.signal == SIGBUS ? "SIGBUS" : "SIGSEGV", access, r.address, where(r),
+                     last != nullptr ? "after the intrinsic " : "before any intrinsic",
+                     last != nullptr ? last : "");
 }
 
 }  // namespace
