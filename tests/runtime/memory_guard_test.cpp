@@ -106,6 +106,22 @@ TEST(MemoryGuard, RawWriteAfterFree) {
   expect_device_works();
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+__mlu_global__ void overruns_into_the_next_buffer() {
+  __nram_buffer__(float, a, 32);
+  __nram_buffer__(float, b, 32);
+  volatile float *raw = a;
+  raw[32] = 1;  // one past a: the poisoned gap before b
+  (void)b;
+}
+
+// Both buffers are the kernel's memory: only the sanitizer build sees this.
+TEST(MemoryGuardDeathTest, OverrunIntoTheNextBufferUnderAsan) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(fault_of(overruns_into_the_next_buffer), "use-after-poison");
+}
+#endif
+
 // Outside kernel code a segmentation fault still ends the process as usual.
 TEST(MemoryGuardDeathTest, HostCrashIsNotSwallowed) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // OpenMP workers are running
