@@ -47,7 +47,7 @@ __mlu_global__ void accumulates_without_zeroing(const float *x, float *out) {
   __memcpy(out + taskId * 64, acc, 64 * sizeof(float), NRAM2GDRAM);
 }
 
-TEST(Fill, UninitialisedAccumulatorGivesNan) {
+TEST(MemoryFill, UninitialisedAccumulatorGivesNan) {
   DeviceBuffer<float> x(std::vector<float>(64, 1.5f));
   DeviceBuffer<float> out(4 * 64);
   // The correct kernel leaves zeros + 1.5 in every core's accumulator...
@@ -60,7 +60,7 @@ TEST(Fill, UninitialisedAccumulatorGivesNan) {
   for (float v : out.download()) EXPECT_TRUE(std::isnan(v)) << v;
 }
 
-TEST(Fill, NewGdramHoldsThePattern) {
+TEST(MemoryFill, NewGdramHoldsThePattern) {
   DeviceBuffer<float> fresh(1000);
   for (float v : fresh.download()) EXPECT_EQ(bits(v), 0xFFFFFFFFu);
   FillScope fill("0xAB");
@@ -74,7 +74,7 @@ __mlu_global__ void copies_unwritten_nram(float *out) {
   __memcpy(out + taskId * 64, acc, 64 * sizeof(float), NRAM2GDRAM);
 }
 
-TEST(Fill, PatternIsChosenAndOffKeepsThePreviousLaunchsData) {
+TEST(MemoryFill, PatternIsChosenAndOffKeepsThePreviousLaunchsData) {
   DeviceBuffer<float> x(std::vector<float>(64, 1.5f));
   DeviceBuffer<float> out(4 * 64);
   {
@@ -91,7 +91,7 @@ TEST(Fill, PatternIsChosenAndOffKeepsThePreviousLaunchsData) {
   }
 }
 
-TEST(Fill, BadPatternIsRefused) {
+TEST(MemoryFill, BadPatternIsRefused) {
   EXPECT_EQ(mlusimSetMemoryFill("purple"), cnrtErrorArgsInvalid);
   EXPECT_EQ(mlusimSetMemoryFill("0x100"), cnrtErrorArgsInvalid);
   EXPECT_EQ(mlusimSetMemoryFill(nullptr), cnrtErrorArgsInvalid);
