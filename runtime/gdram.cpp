@@ -215,6 +215,7 @@ std::string gdram_describe(const GdramSnapshot &s, const void *p) {
 namespace mlusim {
 
 void gdram_set_guard(bool on) { g_guard = on; }
+bool gdram_guard() { return g_guard.load(); }
 
 bool gdram_describe_address(uintptr_t addr, std::string *what) {
   Table &t = table();

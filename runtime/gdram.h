@@ -24,6 +24,7 @@ bool gdram_contains(const void *p, size_t bytes);
 // Guarded allocations (the default; MLUSIM_GDRAM_GUARD=0 turns it off): each
 // in its own mapping that ends on an inaccessible guard, quarantined when freed.
 void gdram_set_guard(bool on);
+bool gdram_guard();
 // If addr lies in or around a guarded allocation, live or freed, says which and
 // returns true.
 bool gdram_describe_address(uintptr_t addr, std::string *what);

@@ -110,7 +110,9 @@ double mlusimGetWatchdogSeconds(void) { return watchdog_seconds(); }
 cnrtRet_t mlusimSetMemoryFill(const char *pattern) {
   return set_fill(pattern) ? cnrtSuccess : cnrtErrorArgsInvalid;
 }
+int mlusimGetMemoryFill(void) { return fill_byte(); }
 cnrtRet_t mlusimSetGdramGuard(int on) {
   gdram_set_guard(on != 0);
   return cnrtSuccess;
 }
+int mlusimGetGdramGuard(void) { return gdram_guard() ? 1 : 0; }

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -151,19 +152,17 @@ void Arena::map(const DeviceSpec &s) {
   }
 }
 
-// What the previous launch declared is what it could have written (the rest
-// was inaccessible): refill that, and close what this launch has not declared yet.
+// Kernels write their declared buffers; the rest of the open pages only an
+// index past a buffer (a bug) can reach. Refilling what the previous launch
+// declared keeps everything else at the pattern too. Pages are never closed
+// again: on this VM an mprotect round trip per core cost more than the fill.
 void Arena::begin_launch() {
   const int byte = g_fill_byte.load();
   for (auto &bp : blocks_) {
     Block &b = *bp;
-    const size_t keep = round_up(b.high_water.load(), page_bytes());
-    if (b.open > keep) {
-      mprotect(b.base + keep, b.open - keep, PROT_NONE);
-      b.open = keep;
-    }
-    unpoison(b.base, b.open);
-    if (byte >= 0) std::memset(b.base, byte, b.open);
+    const size_t written = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
+    unpoison(b.base, written);
+    if (byte >= 0) std::memset(b.base, byte, written);
     b.high_water = 0;
   }
 }

@@ -5,12 +5,12 @@
 //  - every block sits in its own 64 MiB of address space, the rest of which is
 //    inaccessible, so an index past one core's NRAM never reaches another's;
 //  - the part of NRAM and SRAM the device reserves for the stack is inaccessible;
-//  - so is the part beyond the buffers kernels declared (opened page by page as
-//    declarations grow), which also bounds what the next launch must refill;
+//  - so is the part beyond the buffers kernels have declared so far (opened
+//    page by page as declarations grow, never closed again);
 //  - in ASan builds the gaps between two declared buffers are poisoned.
-// Before every launch, what the previous one could have written is refilled
-// with the fill pattern (NaN bytes by default), so that reading memory a
-// kernel never wrote shows up instead of passing with stale data.
+// Before every launch, what the previous one declared is refilled with the
+// fill pattern (NaN bytes by default), so that reading memory a kernel never
+// wrote shows up instead of passing with stale data.
 #pragma once
 
 #include <cstddef>

@@ -13,14 +13,9 @@
 
 namespace {
 
+using mlusim::testing::CheckSettings;
 using mlusim::testing::DeviceBuffer;
 using mlusim::testing::fault_of;
-
-// Restores the default fill when a test ends.
-struct FillScope {
-  explicit FillScope(const char *pattern) { EXPECT_EQ(mlusimSetMemoryFill(pattern), cnrtSuccess); }
-  ~FillScope() { mlusimSetMemoryFill("nan"); }
-};
 
 uint32_t bits(float f) {
   uint32_t b;
@@ -48,6 +43,7 @@ __mlu_global__ void accumulates_without_zeroing(const float *x, float *out) {
 }
 
 TEST(MemoryFill, UninitialisedAccumulatorGivesNan) {
+  CheckSettings nan("nan", true);
   DeviceBuffer<float> x(std::vector<float>(64, 1.5f));
   DeviceBuffer<float> out(4 * 64);
   // The correct kernel leaves zeros + 1.5 in every core's accumulator...
@@ -61,11 +57,16 @@ TEST(MemoryFill, UninitialisedAccumulatorGivesNan) {
 }
 
 TEST(MemoryFill, NewGdramHoldsThePattern) {
-  DeviceBuffer<float> fresh(1000);
-  for (float v : fresh.download()) EXPECT_EQ(bits(v), 0xFFFFFFFFu);
-  FillScope fill("0xAB");
-  DeviceBuffer<float> patterned(10);
-  for (float v : patterned.download()) EXPECT_EQ(bits(v), 0xABABABABu);
+  for (bool guard : {true, false}) {
+    {
+      CheckSettings nan("nan", guard);
+      DeviceBuffer<float> fresh(1000);
+      for (float v : fresh.download()) EXPECT_EQ(bits(v), 0xFFFFFFFFu);
+    }
+    CheckSettings patterned_fill("0xAB", guard);
+    DeviceBuffer<float> patterned(10);
+    for (float v : patterned.download()) EXPECT_EQ(bits(v), 0xABABABABu);
+  }
 }
 
 // Copies what its (never written) NRAM buffer holds to out.
@@ -78,12 +79,12 @@ TEST(MemoryFill, PatternIsChosenAndOffKeepsThePreviousLaunchsData) {
   DeviceBuffer<float> x(std::vector<float>(64, 1.5f));
   DeviceBuffer<float> out(4 * 64);
   {
-    FillScope fill("zero");
+    CheckSettings zero("zero", true);
     ASSERT_EQ(fault_of(copies_unwritten_nram, out.get()), "");
     for (float v : out.download()) EXPECT_EQ(bits(v), 0u);
   }
   {
-    FillScope fill("off");  // as on hardware: NRAM keeps what the last kernel left
+    CheckSettings off("off", true);  // as on hardware: NRAM keeps what the last kernel left
     ASSERT_EQ(
         fault_of(accumulates_after_zeroing, static_cast<const float *>(x.get()), out.get()), "");
     ASSERT_EQ(fault_of(copies_unwritten_nram, out.get()), "");
@@ -92,9 +93,11 @@ TEST(MemoryFill, PatternIsChosenAndOffKeepsThePreviousLaunchsData) {
 }
 
 TEST(MemoryFill, BadPatternIsRefused) {
+  const int before = mlusimGetMemoryFill();
   EXPECT_EQ(mlusimSetMemoryFill("purple"), cnrtErrorArgsInvalid);
   EXPECT_EQ(mlusimSetMemoryFill("0x100"), cnrtErrorArgsInvalid);
   EXPECT_EQ(mlusimSetMemoryFill(nullptr), cnrtErrorArgsInvalid);
+  EXPECT_EQ(mlusimGetMemoryFill(), before);
 }
 
 }  // namespace

@@ -28,6 +28,27 @@ inline void expect_mentions(const std::string &msg, std::initializer_list<const 
   for (const char *p : parts) EXPECT_NE(msg.find(p), std::string::npos) << p << " not in: " << msg;
 }
 
+// Sets the fill pattern and the GDRAM guard for one test, the previous ones after,
+// so that tests do not depend on MLUSIM_FILL or MLUSIM_GDRAM_GUARD.
+class CheckSettings {
+ public:
+  CheckSettings(const char *fill, bool gdram_guard)
+      : fill_(mlusimGetMemoryFill()), guard_(mlusimGetGdramGuard()) {
+    EXPECT_EQ(mlusimSetMemoryFill(fill), cnrtSuccess);
+    mlusimSetGdramGuard(gdram_guard);
+  }
+  ~CheckSettings() {
+    const std::string fill = fill_ < 0 ? "off" : std::to_string(fill_);
+    mlusimSetMemoryFill(fill.c_str());
+    mlusimSetGdramGuard(guard_);
+  }
+  CheckSettings(const CheckSettings &) = delete;
+  CheckSettings &operator=(const CheckSettings &) = delete;
+
+ private:
+  int fill_, guard_;
+};
+
 // A correct kernel: task t stores t + 1 in out[t] through NRAM.
 __mlu_global__ inline void stores_task_ids(float *out) {
   __nram_buffer__(float, value, 32);
