@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -9,8 +10,10 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include <spdlog/fmt/fmt.h>
+#include <spdlog/fmt/ranges.h>
 
 #include "runtime/logging.h"
 #include "runtime/memory_fault.h"
@@ -57,44 +60,58 @@ State &state() {
   return *s;
 }
 
-std::string core_line(const CoreContext *c, int core, const CoreWatch &w) {
-  const int cpc = state().cores_per_cluster;
-  const std::string who = fmt::format("cluster {} core {}", core / cpc, core % cpc);
-  if (w.state.load() == CoreWatch::kNotStarted || c == nullptr) return who + ": has not run yet";
-  const char *last = c->last_op.load(std::memory_order_relaxed);
-  return fmt::format("{} (task {}): {}, last intrinsic {}", who, w.task.load(),
-                     w.on_thread.load() ? "running" : "waiting (parked)",
+std::string core_line(const CoreContext *c, int cluster, int core, const CoreWatch &w) {
+  const char *last = c != nullptr ? c->last_op.load(std::memory_order_relaxed) : nullptr;
+  return fmt::format("cluster {} core {} (task {}): {}, last intrinsic {}", cluster, core,
+                     w.task.load(), w.on_thread.load() ? "running" : "waiting (parked)",
                      last != nullptr ? last : "none");
 }
 
-// Unfinished cores and the last intrinsic of each; a hint when a core of a
-// cluster never ran while another of it did (a spin-wait on the first).
-std::string compose(const State &s) {
-  std::string cores;
-  int unfinished = 0;
-  bool starved = false;
-  for (int i = 0; i < s.cores; ++i) {
+// The unfinished cores of one cluster: those in a task one by one, those that
+// have not started in one line. `listed` caps the lines of the whole report.
+std::string cluster_lines(const State &s, int cluster, int *listed, bool *starved) {
+  std::vector<std::string> lines;
+  std::vector<int> not_started;
+  bool running = false;
+  const int first = cluster * s.cores_per_cluster;
+  for (int i = first; i < std::min(first + s.cores_per_cluster, s.cores); ++i) {
     const CoreWatch &w = core_watch(i);
     const int st = w.state.load();
-    if (st == CoreWatch::kBetweenTasks) continue;
-    if (st == CoreWatch::kNotStarted && s.is_union) {
-      const int first = i / s.cores_per_cluster * s.cores_per_cluster;
-      for (int k = first; k < first + s.cores_per_cluster && k < s.cores; ++k)
-        starved |= core_watch(k).state.load() == CoreWatch::kInTask;
-    }
-    if (unfinished++ < kListedCores)
-      cores += (cores.empty() ? "" : "; ") + core_line(w.ctx.load(), i, w);
+    if (st == CoreWatch::kNotStarted) not_started.push_back(i - first);
+    if (st != CoreWatch::kInTask) continue;
+    running |= w.on_thread.load();
+    if ((*listed)++ < kListedCores)
+      lines.push_back(core_line(w.ctx.load(), cluster, i - first, w));
   }
-  if (unfinished > kListedCores) cores += fmt::format("; and {} more", unfinished - kListedCores);
+  if (!not_started.empty() && (*listed)++ < kListedCores)
+    lines.push_back(fmt::format("cluster {} {} {}: not started", cluster,
+                                not_started.size() == 1 ? "core" : "cores",
+                                fmt::join(not_started, ", ")));
+  *starved |= s.is_union && running && !not_started.empty();
+  return fmt::format("{}", fmt::join(lines, "; "));
+}
+
+// Unfinished cores and the last intrinsic of each; a hint when a core of a
+// cluster never ran while another of it did (maybe a spin-wait on the first).
+std::string compose(const State &s) {
+  std::vector<std::string> clusters;
+  int listed = 0;
+  bool starved = false;
+  const int cluster_count = (s.cores + s.cores_per_cluster - 1) / s.cores_per_cluster;
+  for (int cl = 0; cl < cluster_count; ++cl) {
+    std::string lines = cluster_lines(s, cl, &listed, &starved);
+    if (!lines.empty()) clusters.push_back(std::move(lines));
+  }
   std::string report = fmt::format(
       "watchdog: kernel '{}' did not finish within {} s of host time (set the limit with "
       "mlusimSetWatchdogSeconds or MLUSIM_WATCHDOG_SECONDS); unfinished cores: {}",
-      s.kernel, s.seconds, cores);
+      s.kernel, s.seconds, fmt::join(clusters, "; "));
+  if (listed > kListedCores) report += fmt::format(" (and {} more)", listed - kListedCores);
   if (starved)
     report +=
-        ". Cores of a cluster take turns on one host thread between barriers, so a core that "
-        "spin-waits for memory another core of its cluster must write keeps that core from ever "
-        "running here: synchronise with __sync_cluster() instead";
+        ". Cores of a cluster take turns on one host thread between barriers: a running core "
+        "that spin-waits for memory a core of its cluster that has not started must write waits "
+        "forever here; synchronise with __sync_cluster() instead";
   return report;
 }
 

@@ -69,8 +69,8 @@ __mlu_global__ void spins_on_a_flag_core_1_sets() {
 TEST(Watchdog, SpinWaitOnAnotherCoreIsReportedAsSuch) {
   WatchdogLimit limit(0.2);
   expect_mentions(fault_of(spins_on_a_flag_core_1_sets),
-                  {"cluster 0 core 0 (task 0): running", "cluster 0 core 1: has not run yet",
-                   "spin-waits for memory another core of its cluster must write",
+                  {"cluster 0 core 0 (task 0): running", "cluster 0 cores 1, 2, 3: not started",
+                   "spin-waits for memory a core of its cluster that has not started must write",
                    "__sync_cluster()"});
   expect_device_works();
 }
