@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <mutex>
 
 #include <spdlog/fmt/fmt.h>
