@@ -10,6 +10,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/asan.h"
 #include "runtime/gdram.h"
 #include "runtime/onchip_memory.h"
 #include "runtime/watchdog.h"
@@ -20,6 +21,8 @@ namespace {
 constexpr size_t kAltStackBytes = 64 * 1024;
 // A fault this far below the interrupted stack pointer is taken for a stack overflow.
 constexpr uintptr_t kStackReach = 64 * 1024;
+// Below the stack pointer, the x86-64 red zone a leaf function may use.
+constexpr uintptr_t kRedZoneBytes = 128;
 // How deep a fiber's stack may be: the interrupted stack pointer must lie this
 // close below the task's frame to count as the core's own code.
 constexpr uintptr_t kFiberStackReach = 16 * 1024 * 1024;
@@ -155,6 +158,10 @@ void run_guarded(CoreContext &c, const std::function<void()> &body) {
   Recovery &r = g_recovery[c.physical_core];
   CoreWatch &w = g_watch[c.physical_core];
   if (sigsetjmp(r.env, 0) != 0) {
+    // The frames the jump abandoned keep their redzones: clear them, or ASan
+    // takes the next frames built there for overflows.
+    asan::unpoison(reinterpret_cast<void *>(r.stack_pointer - kRedZoneBytes),
+                   r.task_frame - r.stack_pointer + kRedZoneBytes);
     w.state = CoreWatch::kBetweenTasks;
     if (r.signal == watchdog_signal()) detail::fault(c, watchdog_report());
     detail::fault(c, signal_message(c, r));

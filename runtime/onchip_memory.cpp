@@ -14,17 +14,8 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/asan.h"
 #include "runtime/logging.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define MLUSIM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#include <sanitizer/asan_interface.h>
-#define MLUSIM_ASAN 1
-#endif
-#endif
 
 namespace mlusim {
 namespace {
@@ -35,11 +26,8 @@ constexpr size_t kSlotBytes = size_t{64} << 20;
 // Where a block starts in its slot: underruns hit this inaccessible lead.
 constexpr size_t kLeadBytes = size_t{64} << 10;
 constexpr size_t kDeclareAlign = 128;
-#ifdef MLUSIM_ASAN
-constexpr size_t kGapBytes = 128;  // poisoned between two declared buffers
-#else
-constexpr size_t kGapBytes = 0;
-#endif
+// Poisoned between two declared buffers in ASan builds.
+constexpr size_t kGapBytes = asan::kEnabled ? 128 : 0;
 
 size_t page_bytes() {
   static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -66,21 +54,6 @@ std::atomic<int> g_fill_byte = [] {
                env);
   return 0xFF;
 }();
-
-void poison(std::byte *p, size_t bytes) {
-#ifdef MLUSIM_ASAN
-  ASAN_POISON_MEMORY_REGION(p, bytes);
-#else
-  (void)p, (void)bytes;
-#endif
-}
-void unpoison(std::byte *p, size_t bytes) {
-#ifdef MLUSIM_ASAN
-  ASAN_UNPOISON_MEMORY_REGION(p, bytes);
-#else
-  (void)p, (void)bytes;
-#endif
-}
 
 // One core's NRAM or WRAM, or one cluster's SRAM.
 struct Block {
@@ -161,7 +134,7 @@ void Arena::begin_launch() {
   for (auto &bp : blocks_) {
     Block &b = *bp;
     const size_t written = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
-    unpoison(b.base, written);
+    asan::unpoison(b.base, written);
     if (byte >= 0) std::memset(b.base, byte, written);
     b.high_water = 0;
   }
@@ -172,7 +145,7 @@ void Arena::open_to(Block &b, size_t end) {
   if (target <= b.open) return;
   if (mprotect(b.base + b.open, target - b.open, PROT_READ | PROT_WRITE) != 0)
     throw std::bad_alloc();
-  unpoison(b.base + b.open, target - b.open);
+  asan::unpoison(b.base + b.open, target - b.open);
   const int byte = g_fill_byte.load();
   if (byte >= 0) std::memset(b.base + b.open, byte, target - b.open);
   b.open = target;
@@ -254,8 +227,8 @@ size_t onchip_place(size_t declared, size_t bytes, size_t capacity) {
 void onchip_declared(const CoreContext &c, Space space, size_t start, size_t bytes) {
   Block &b = g_arena.block(space, space == Space::kSram ? c.physical_cluster : c.physical_core);
   g_arena.declared(b, start + bytes);
-  unpoison(b.base + start, bytes);
-  if (b.open > start + bytes) poison(b.base + start + bytes, b.open - start - bytes);
+  asan::unpoison(b.base + start, bytes);
+  if (b.open > start + bytes) asan::poison(b.base + start + bytes, b.open - start - bytes);
 }
 
 bool onchip_describe(uintptr_t addr, std::string *what) { return g_arena.describe(addr, what); }
