@@ -2,6 +2,8 @@
 // memory before every launch, and guarded GDRAM allocations.
 #include <benchmark/benchmark.h>
 
+#include <string>
+
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
 
@@ -19,9 +21,16 @@ __mlu_global__ void declares_4k_nram() {
 
 const char *const kFills[] = {"off", "nan"};
 
+// The fill in use, as mlusimSetMemoryFill takes it.
+std::string fill_setting() {
+  const int byte = mlusimGetMemoryFill();
+  return byte < 0 ? "off" : std::to_string(byte);
+}
+
 // Launches of the whole device (32 cores) with and without the fill; range(0)
 // picks the fill, range(1) the kernel (0: whole NRAM, 1: 4 KiB, 2: alternating).
 void BM_LaunchFill(benchmark::State &state) {
+  const std::string saved_fill = fill_setting();
   mlusimSetMemoryFill(kFills[state.range(0)]);
   const int kind = static_cast<int>(state.range(1));
   bool whole = kind == 0;
@@ -34,11 +43,13 @@ void BM_LaunchFill(benchmark::State &state) {
     if (ret != cnrtSuccess) state.SkipWithError(mlusimGetLastError());
     if (kind == 2) whole = !whole;
   }
-  mlusimSetMemoryFill("nan");
+  mlusimSetMemoryFill(saved_fill.c_str());
 }
 
 // cnrtMalloc + cnrtFree of range(0) bytes; range(1) guard on/off, range(2) the fill.
 void BM_GdramMallocFree(benchmark::State &state) {
+  const std::string saved_fill = fill_setting();
+  const int saved_guard = mlusimGetGdramGuard();
   mlusimSetGdramGuard(static_cast<int>(state.range(1)));
   mlusimSetMemoryFill(kFills[state.range(2)]);
   for (auto _ : state) {
@@ -47,8 +58,8 @@ void BM_GdramMallocFree(benchmark::State &state) {
         cnrtFree(p) != cnrtSuccess)
       state.SkipWithError("cnrtMalloc/cnrtFree failed");
   }
-  mlusimSetGdramGuard(1);
-  mlusimSetMemoryFill("nan");
+  mlusimSetGdramGuard(saved_guard);
+  mlusimSetMemoryFill(saved_fill.c_str());
 }
 
 BENCHMARK(BM_LaunchFill)->ArgsProduct({{0, 1}, {0, 1, 2}})->UseRealTime();
