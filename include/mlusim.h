@@ -113,6 +113,27 @@ cnrtRet_t mlusimTraceStop(void);
 cnrtRet_t mlusimTraceWriteChromeJson(const char *path);
 void mlusimTraceClear(void);
 
+/* Checks for finding bugs (docs/finding_bugs.md).
+ * Watchdog: a launch that runs longer than this many seconds of host time fails
+ * with a report of its unfinished cores; 0 turns it off. Default 60, or
+ * MLUSIM_WATCHDOG_SECONDS. Returns cnrtErrorArgsInvalid for a negative or
+ * non-finite limit. */
+cnrtRet_t mlusimSetWatchdogSeconds(double seconds);
+double mlusimGetWatchdogSeconds(void);
+/* What on-chip memory holds at the start of every launch (where the previous
+ * launch could have written) and new cnrtMalloc memory holds: "nan" (0xFF
+ * bytes: NaN in float and half, -1 in integers; the default), "zero", "off"
+ * (leave what is there) or one byte such as "0xAB". Also MLUSIM_FILL. */
+cnrtRet_t mlusimSetMemoryFill(const char *pattern);
+/* The fill byte in use (0xFF for "nan"), or -1 for "off". */
+int mlusimGetMemoryFill(void);
+/* Guarded GDRAM: every cnrtMalloc gets its own mapping ending on an
+ * inaccessible guard, and freed memory stays inaccessible for the next 1024
+ * frees, so raw overruns and uses after free fault with a report. On (1) by
+ * default; MLUSIM_GDRAM_GUARD=0 or 0 here turns it off for new allocations. */
+cnrtRet_t mlusimSetGdramGuard(int on);
+int mlusimGetGdramGuard(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,7 @@
 // Simulated GDRAM: host memory whose every allocation the runtime knows, so a
 // pointer can be told apart from host memory and checked against its bounds.
+// New allocations hold the fill pattern (NaN bytes by default, see
+// runtime/onchip_memory.h), not zero pages.
 #pragma once
 
 #include <cstddef>
@@ -32,5 +34,13 @@ class GdramLease {
 
 // True when [p, p+bytes) lies inside one live allocation.
 bool gdram_contains(const void *p, size_t bytes);
+
+// Guarded allocations (the default; MLUSIM_GDRAM_GUARD=0 turns it off): each
+// in its own mapping that ends on an inaccessible guard, quarantined when freed.
+void gdram_set_guard(bool on);
+bool gdram_guard();
+// If addr lies in or around a guarded allocation, live or freed, says which and
+// returns true.
+bool gdram_describe_address(uintptr_t addr, std::string *what);
 
 }  // namespace mlusim

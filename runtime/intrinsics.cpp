@@ -8,6 +8,7 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
+#include "runtime/onchip_memory.h"
 #include "runtime/scheduler.h"
 
 namespace mlusim {
@@ -187,12 +188,13 @@ std::byte *declare_onchip(Space space, size_t bytes, const char *name) {
                      : space == Space::kSram ? c.sram_declared
                                              : c.wram_declared;
   size_t capacity = region(c, space).capacity;
-  size_t start = (declared + 127) & ~size_t{127};
+  size_t start = onchip_place(declared, bytes, capacity);
   if (start > capacity || bytes > capacity - start)
     fault(c, fmt::format("{} buffer '{}' of {} bytes does not fit: {} bytes already declared, "
                          "{} usable on this device",
                          space_name(space), name, bytes, start, capacity));
   declared = start + bytes;
+  onchip_declared(c, space, start, bytes);
   return base + start;
 }
 

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
 #include <mutex>
 
 #include <spdlog/fmt/fmt.h>
@@ -11,47 +9,18 @@
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
 #include "runtime/logging.h"
+#include "runtime/memory_fault.h"
 #include "runtime/onchip_layout.h"
+#include "runtime/onchip_memory.h"
 #include "runtime/queue.h"
 #include "runtime/scheduler.h"
 #include "runtime/trace.h"
+#include "runtime/watchdog.h"
 
 namespace mlusim {
 namespace {
 
 thread_local std::string t_last_error;
-
-// On-chip memories of the device, kept across launches like real on-chip
-// memory (which nothing clears between kernels). NRAM starts as 0xFF bytes so
-// that reading what a kernel never wrote shows up as NaN; WRAM and SRAM are left
-// uninitialised (and untouched until used).
-struct OnchipMemory {
-  size_t nram_bytes = 0, wram_bytes = 0, sram_bytes = 0;
-  std::vector<std::unique_ptr<std::byte[]>> nram, wram, sram;
-};
-
-std::vector<std::unique_ptr<std::byte[]>> allocate(int count, size_t bytes) {
-  std::vector<std::unique_ptr<std::byte[]>> blocks;
-  for (int i = 0; i < count; ++i) blocks.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes));
-  return blocks;
-}
-
-OnchipMemory &onchip_for(const DeviceSpec &spec) {
-  static OnchipMemory mem;
-  const int cores = core_count(spec);
-  if (static_cast<int>(mem.nram.size()) != cores || static_cast<int>(mem.sram.size()) != spec.clusters ||
-      mem.nram_bytes != spec.nram_bytes || mem.wram_bytes != spec.wram_bytes ||
-      mem.sram_bytes != spec.sram_bytes) {
-    mem.nram_bytes = spec.nram_bytes;
-    mem.wram_bytes = spec.wram_bytes;
-    mem.sram_bytes = spec.sram_bytes;
-    mem.nram = allocate(cores, spec.nram_bytes);
-    for (auto &block : mem.nram) std::memset(block.get(), 0xFF, spec.nram_bytes);
-    mem.wram = allocate(cores, spec.wram_bytes);
-    mem.sram = allocate(spec.clusters, spec.sram_bytes);
-  }
-  return mem;
-}
 
 CostParams make_cost(const DeviceSpec &s, int active_cores) {
   const int in_cluster = std::min(active_cores, s.cores_per_cluster);
@@ -156,6 +125,10 @@ void set_last_error(std::string message) { t_last_error = std::move(message); }
 
 cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type,
                         cnrtQueue_t queue, const std::function<void()> &body) {
+  if (detail::tls_core != nullptr)  // would wait forever for the launch lock its caller holds
+    detail::fault(*detail::tls_core,
+                  fmt::format("launches kernel '{}' from inside a kernel; only the host can launch",
+                              name));
   const QueueRef q = resolve_queue(queue);
   const DeviceSpec spec = current_device();
   const int gang = union_clusters(type);
@@ -172,7 +145,8 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const int threads = static_cast<int>(std::min<size_t>(tasks, core_count(spec)));
   const int clusters_used = (threads + cpc - 1) / cpc;
   const bool is_union = gang > 0;
-  OnchipMemory &mem = onchip_for(spec);
+  count_launch();
+  OnchipMemory &mem = OnchipMemory::prepare(spec);
   const GdramLease lease;  // cnrtFree refuses what the launch may use
 
   std::vector<CoreContext> cores(threads);
@@ -189,21 +163,22 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     c.physical_core = i;
     c.physical_cluster = i / cpc;
     c.core_in_cluster = i % cpc;
-    c.nram = mem.nram[i].get();
+    c.nram = mem.nram(i);
     c.nram_capacity = nram_usable(spec);
-    c.wram = mem.wram[i].get();
+    c.wram = mem.wram(i);
     c.wram_capacity = spec.wram_bytes;
-    c.sram = mem.sram[c.physical_cluster].get();
+    c.sram = mem.sram(c.physical_cluster);
     c.sram_capacity = sram_usable(spec);
     c.tracing = trace::wants(name, c.physical_cluster, c.core_in_cluster);
   }
 
   // A physical core runs tasks core, core + threads, ... (waves), as hardware does.
+  const WatchdogScope watchdog(name, threads, is_union, cpc);
   const std::string fault = scheduler.run([&](CoreContext &c) {
     for (size_t t = c.physical_core; t < tasks && !scheduler.aborted(); t += threads) {
       set_task(c, t, tasks, dim, is_union, cpc, clusters_used);
       try {
-        body();
+        run_guarded(c, body);
       } catch (const KernelFault &f) {
         scheduler.report_fault(f.message);
       } catch (const std::exception &e) {

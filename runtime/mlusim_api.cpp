@@ -3,10 +3,13 @@
 
 #include "mlu_op.h"
 #include "runtime/device_spec.h"
+#include "runtime/gdram.h"
 #include "runtime/launch.h"
 #include "runtime/logging.h"
+#include "runtime/onchip_memory.h"
 #include "runtime/queue.h"
 #include "runtime/trace.h"
+#include "runtime/watchdog.h"
 
 using namespace mlusim;
 
@@ -92,3 +95,17 @@ cnrtRet_t mlusimTraceWriteChromeJson(const char *path) {
   return trace::write_chrome_json(path) ? cnrtSuccess : cnrtErrorSys;
 }
 void mlusimTraceClear(void) { trace::clear(); }
+
+cnrtRet_t mlusimSetWatchdogSeconds(double seconds) {
+  return set_watchdog_seconds(seconds) ? cnrtSuccess : cnrtErrorArgsInvalid;
+}
+double mlusimGetWatchdogSeconds(void) { return watchdog_seconds(); }
+cnrtRet_t mlusimSetMemoryFill(const char *pattern) {
+  return set_fill(pattern) ? cnrtSuccess : cnrtErrorArgsInvalid;
+}
+int mlusimGetMemoryFill(void) { return fill_byte(); }
+cnrtRet_t mlusimSetGdramGuard(int on) {
+  gdram_set_guard(on != 0);
+  return cnrtSuccess;
+}
+int mlusimGetGdramGuard(void) { return gdram_guard() ? 1 : 0; }

@@ -9,6 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "runtime/launch.h"
+#include "runtime/onchip_memory.h"
 
 namespace mlusim {
 namespace {
@@ -76,7 +77,7 @@ void OnchipLayout::add(CoreContext &c, Space space, bang::OnchipSite &site, size
   SpaceLayout &s = spaces_[static_cast<int>(space)];
   const size_t cap = capacity(c, space);
   const size_t step = std::max(align, kGranule);
-  const size_t start = (s.used + step - 1) / step * step;
+  const size_t start = (onchip_place(s.used, bytes, cap) + step - 1) / step * step;
   if (start > cap || bytes > cap - start)
     detail::fault(c, fmt::format("{} variables need {} bytes per {} but {} has {} bytes of usable "
                                  "{}: {}'{}' ({}, {} bytes)",
@@ -101,6 +102,9 @@ void OnchipLayout::add(CoreContext &c, Space space, bang::OnchipSite &site, size
       __atomic_store_n(&s.owner[g], id, __ATOMIC_RELAXED);
   }
   s.used = start + bytes;
+  if (space != Space::kLdram)  // every core's memory opens there (guard pages)
+    for (const CoreContext &core : cores_)
+      if (bang::space_base(core, space) != nullptr) onchip_declared(core, space, start, bytes);
   site.offset = start;
   site.bytes = bytes;
   if (site.init != nullptr) initialise(space, site);

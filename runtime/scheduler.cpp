@@ -6,6 +6,8 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/memory_fault.h"
+
 namespace mlusim {
 namespace {
 
@@ -74,9 +76,9 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     }
     Core &core = **ready;
     lock.unlock();
-    detail::tls_core = core.ctx;
+    enter_core(*core.ctx);
     const bool finished = core.fiber->resume();
-    detail::tls_core = nullptr;
+    leave_core(*core.ctx);
     lock.lock();
     if (finished)
       on_finished(core);

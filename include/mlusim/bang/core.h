@@ -3,6 +3,7 @@
 // is here and inline; the slow paths (faults, hazards, tracing) are out of line.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -104,6 +105,8 @@ struct CoreContext {
   double atomic_elems = 0;
 
   std::vector<PendingCopy> pending;
+  // The last intrinsic issued, for the watchdog's report (read by its thread).
+  std::atomic<const char *> last_op{nullptr};
   bool tracing = false;
   std::vector<TraceEvent> events;
 
@@ -212,6 +215,7 @@ inline void account(CoreContext &c, Lane lane, double cycles, bool async, const 
   c.lane_free[lane] = end;
   c.lane_busy[lane] += cycles;
   c.now = async ? c.now + 1 : end;
+  c.last_op.store(op, std::memory_order_relaxed);
   if (c.tracing)
     detail::record_event(c, TraceEvent{op, detail_name, lane, async, start, end, dst, src, size});
 }

@@ -1,0 +1,236 @@
+#include "runtime/onchip_memory.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "runtime/asan.h"
+#include "runtime/logging.h"
+
+namespace mlusim {
+namespace {
+
+// Address space of one block: an index up to 64 MiB past a block (16 M floats)
+// lands in nothing and faults.
+constexpr size_t kSlotBytes = size_t{64} << 20;
+// Where a block starts in its slot: underruns hit this inaccessible lead.
+constexpr size_t kLeadBytes = size_t{64} << 10;
+constexpr size_t kDeclareAlign = 128;
+// Poisoned between two declared buffers in ASan builds.
+constexpr size_t kGapBytes = asan::kEnabled ? 128 : 0;
+
+size_t page_bytes() {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+int parse_fill(const char *spec) {  // the fill byte, -1 for off, -2 if invalid
+  if (spec == nullptr) return -2;
+  if (std::strcmp(spec, "nan") == 0) return 0xFF;  // NaN in float and half, -1 in ints
+  if (std::strcmp(spec, "zero") == 0) return 0;
+  if (std::strcmp(spec, "off") == 0) return -1;
+  char *end = nullptr;
+  const long byte = std::strtol(spec, &end, 0);
+  return end != spec && *end == '\0' && byte >= 0 && byte <= 255 ? static_cast<int>(byte) : -2;
+}
+
+std::atomic<int> g_fill_byte = [] {
+  const char *env = std::getenv("MLUSIM_FILL");
+  if (env == nullptr) return 0xFF;
+  const int byte = parse_fill(env);
+  if (byte != -2) return byte;
+  std::fprintf(stderr, "mlusim: MLUSIM_FILL=%s is none of nan, zero, off or a byte; using nan\n",
+               env);
+  return 0xFF;
+}();
+
+// One core's NRAM or WRAM, or one cluster's SRAM.
+struct Block {
+  Space space = Space::kNram;
+  int index = 0;      // core, or cluster for SRAM
+  size_t usable = 0;  // what kernels may declare
+  size_t physical = 0;
+  std::byte *base = nullptr;
+  size_t open = 0;                       // accessible bytes from base, whole pages
+  std::atomic<size_t> high_water{0};     // declared by the current launch
+};
+
+class Arena {
+ public:
+  bool fits(const DeviceSpec &s) const {
+    return map_ != nullptr && spec_.clusters == s.clusters &&
+           spec_.cores_per_cluster == s.cores_per_cluster && spec_.nram_bytes == s.nram_bytes &&
+           spec_.wram_bytes == s.wram_bytes && spec_.sram_bytes == s.sram_bytes &&
+           spec_.stack_reserve_bytes == s.stack_reserve_bytes;
+  }
+  void map(const DeviceSpec &s);
+  void begin_launch();
+  void declared(Block &b, size_t end);
+  Block &block(Space space, int index) {
+    const int cores = core_count(spec_);
+    const int slot = space == Space::kNram ? index : space == Space::kWram ? cores + index
+                                                                            : 2 * cores + index;
+    return *blocks_[slot];
+  }
+  bool describe(uintptr_t addr, std::string *what) const;
+
+ private:
+  void open_to(Block &b, size_t end);
+  std::string name(const Block &b) const;
+
+  DeviceSpec spec_{};
+  std::byte *map_ = nullptr;
+  size_t map_bytes_ = 0;
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::mutex grow_mutex_;  // cores of a cluster may declare SRAM from two workers
+};
+
+Arena g_arena;
+
+void Arena::map(const DeviceSpec &s) {
+  if (map_ != nullptr) munmap(map_, map_bytes_);
+  blocks_.clear();
+  spec_ = s;
+  const int cores = core_count(s);
+  const size_t slots = 2 * static_cast<size_t>(cores) + s.clusters;
+  map_bytes_ = slots * kSlotBytes;
+  void *p = mmap(nullptr, map_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+                 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  map_ = static_cast<std::byte *>(p);
+  for (size_t i = 0; i < slots; ++i) {
+    auto b = std::make_unique<Block>();
+    const int n = static_cast<int>(i);
+    if (n < cores) {
+      b->space = Space::kNram, b->index = n, b->usable = nram_usable(s), b->physical = s.nram_bytes;
+    } else if (n < 2 * cores) {
+      b->space = Space::kWram, b->index = n - cores, b->usable = b->physical = s.wram_bytes;
+    } else {
+      b->space = Space::kSram, b->index = n - 2 * cores, b->usable = sram_usable(s);
+      b->physical = s.sram_bytes;
+    }
+    b->base = map_ + i * kSlotBytes + kLeadBytes;
+    blocks_.push_back(std::move(b));
+  }
+}
+
+// Kernels write their declared buffers; the rest of the open pages only an
+// index past a buffer (a bug) can reach. Refilling what the previous launch
+// declared keeps everything else at the pattern too. Pages are never closed
+// again: on this VM an mprotect round trip per core cost more than the fill.
+void Arena::begin_launch() {
+  const int byte = g_fill_byte.load();
+  for (auto &bp : blocks_) {
+    Block &b = *bp;
+    const size_t written = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
+    asan::unpoison(b.base, written);
+    if (byte >= 0) std::memset(b.base, byte, written);
+    b.high_water = 0;
+  }
+}
+
+void Arena::open_to(Block &b, size_t end) {
+  const size_t target = std::min(round_up(end, page_bytes()), round_up(b.usable, page_bytes()));
+  if (target <= b.open) return;
+  if (mprotect(b.base + b.open, target - b.open, PROT_READ | PROT_WRITE) != 0)
+    throw std::bad_alloc();
+  asan::unpoison(b.base + b.open, target - b.open);
+  const int byte = g_fill_byte.load();
+  if (byte >= 0) std::memset(b.base + b.open, byte, target - b.open);
+  b.open = target;
+}
+
+void Arena::declared(Block &b, size_t end) {
+  if (end <= b.high_water.load(std::memory_order_relaxed)) return;
+  std::lock_guard<std::mutex> lock(grow_mutex_);
+  if (end > b.high_water.load()) b.high_water = end;
+  open_to(b, end);
+}
+
+std::string Arena::name(const Block &b) const {
+  if (b.space == Space::kSram) return fmt::format("cluster {}'s SRAM", b.index);
+  return fmt::format("cluster {} core {}'s {}", b.index / spec_.cores_per_cluster,
+                     b.index % spec_.cores_per_cluster, space_name(b.space));
+}
+
+bool Arena::describe(uintptr_t addr, std::string *what) const {
+  const auto lo = reinterpret_cast<uintptr_t>(map_);
+  if (map_ == nullptr || addr < lo || addr >= lo + map_bytes_) return false;
+  const Block &b = *blocks_[(addr - lo) / kSlotBytes];
+  const auto base = reinterpret_cast<uintptr_t>(b.base);
+  if (addr < base) {
+    *what = fmt::format("{} bytes before the start of {}", base - addr, name(b));
+  } else if (const size_t off = addr - base; off < b.open) {
+    *what = fmt::format("{} +{:#x}", name(b), off);
+  } else if (off < b.usable) {
+    *what = fmt::format("{} +{:#x}, beyond every buffer the kernel declared there ({} bytes): "
+                        "an index past the end of its last buffer",
+                        name(b), off, b.high_water.load());
+  } else if (off < b.physical) {
+    *what = fmt::format("{} +{:#x}, in the {} bytes the device reserves for the stack above the "
+                        "{} usable bytes (no kernel data may go there)",
+                        name(b), off, b.physical - b.usable, b.usable);
+  } else {
+    *what = fmt::format("{} bytes past the end of {} ({} bytes; no other core's memory is "
+                        "reachable from it)",
+                        off - b.physical, name(b), b.physical);
+  }
+  return true;
+}
+
+}  // namespace
+
+int fill_byte() { return g_fill_byte.load(); }
+
+bool set_fill(const char *spec) {
+  const int byte = parse_fill(spec);
+  if (byte == -2) {
+    log::runtime().error("memory fill '{}' is none of nan, zero, off or a byte such as 0xAB",
+                         spec != nullptr ? spec : "(null)");
+    return false;
+  }
+  g_fill_byte = byte;
+  return true;
+}
+
+OnchipMemory &OnchipMemory::prepare(const DeviceSpec &spec) {
+  static OnchipMemory memory;
+  if (!g_arena.fits(spec)) g_arena.map(spec);
+  g_arena.begin_launch();
+  return memory;
+}
+
+std::byte *OnchipMemory::nram(int core) const { return g_arena.block(Space::kNram, core).base; }
+std::byte *OnchipMemory::wram(int core) const { return g_arena.block(Space::kWram, core).base; }
+std::byte *OnchipMemory::sram(int cluster) const {
+  return g_arena.block(Space::kSram, cluster).base;
+}
+
+size_t onchip_place(size_t declared, size_t bytes, size_t capacity) {
+  const size_t start = round_up(declared, kDeclareAlign);
+  if (kGapBytes == 0 || declared == 0) return start;
+  const size_t gapped = round_up(declared + kGapBytes, kDeclareAlign);
+  return gapped <= capacity && bytes <= capacity - gapped ? gapped : start;
+}
+
+void onchip_declared(const CoreContext &c, Space space, size_t start, size_t bytes) {
+  Block &b = g_arena.block(space, space == Space::kSram ? c.physical_cluster : c.physical_core);
+  g_arena.declared(b, start + bytes);
+  asan::unpoison(b.base + start, bytes);
+  if (b.open > start + bytes) asan::poison(b.base + start + bytes, b.open - start - bytes);
+}
+
+bool onchip_describe(uintptr_t addr, std::string *what) { return g_arena.describe(addr, what); }
+
+}  // namespace mlusim

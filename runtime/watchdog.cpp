@@ -1,0 +1,193 @@
+#include "runtime/watchdog.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <spdlog/fmt/fmt.h>
+#include <spdlog/fmt/ranges.h>
+
+#include "runtime/logging.h"
+#include "runtime/memory_fault.h"
+
+namespace mlusim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kDefaultSeconds = 60;
+// After the limit, cores still running (one may have been between a park and
+// its next instruction) are interrupted again at this interval.
+constexpr auto kRetry = std::chrono::milliseconds(20);
+constexpr int kListedCores = 8;
+
+double initial_seconds() {
+  const char *env = std::getenv("MLUSIM_WATCHDOG_SECONDS");
+  if (env == nullptr) return kDefaultSeconds;
+  char *end = nullptr;
+  const double s = std::strtod(env, &end);
+  if (end != env && *end == '\0' && s >= 0 && std::isfinite(s)) return s;
+  std::fprintf(stderr, "mlusim: MLUSIM_WATCHDOG_SECONDS=%s is no number of seconds; using %g\n",
+               env, kDefaultSeconds);
+  return kDefaultSeconds;
+}
+
+std::atomic<double> g_seconds{initial_seconds()};
+
+// The launch being watched. Never destroyed: the watchdog thread outlives main().
+struct State {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool thread_started = false;
+  uint64_t generation = 0;  // one per watched launch
+  bool active = false;
+  std::string kernel;
+  int cores = 0, cores_per_cluster = 1;
+  bool is_union = false;
+  Clock::time_point deadline;
+  double seconds = 0;
+  std::string report;
+};
+State &state() {
+  static State *s = new State;
+  return *s;
+}
+
+std::string core_line(const CoreContext *c, int cluster, int core, const CoreWatch &w) {
+  const char *last = c != nullptr ? c->last_op.load(std::memory_order_relaxed) : nullptr;
+  return fmt::format("cluster {} core {} (task {}): {}, last intrinsic {}", cluster, core,
+                     w.task.load(), w.on_thread.load() ? "running" : "waiting (parked)",
+                     last != nullptr ? last : "none");
+}
+
+// The unfinished cores of one cluster: those in a task one by one, those that
+// have not started in one line. `listed` caps the lines of the whole report.
+std::string cluster_lines(const State &s, int cluster, int *listed, bool *starved) {
+  std::vector<std::string> lines;
+  std::vector<int> not_started;
+  bool running = false;
+  const int first = cluster * s.cores_per_cluster;
+  for (int i = first; i < std::min(first + s.cores_per_cluster, s.cores); ++i) {
+    const CoreWatch &w = core_watch(i);
+    const int st = w.state.load();
+    if (st == CoreWatch::kNotStarted) not_started.push_back(i - first);
+    if (st != CoreWatch::kInTask) continue;
+    running |= w.on_thread.load();
+    if ((*listed)++ < kListedCores)
+      lines.push_back(core_line(w.ctx.load(), cluster, i - first, w));
+  }
+  if (!not_started.empty() && (*listed)++ < kListedCores)
+    lines.push_back(fmt::format("cluster {} {} {}: not started", cluster,
+                                not_started.size() == 1 ? "core" : "cores",
+                                fmt::join(not_started, ", ")));
+  *starved |= s.is_union && running && !not_started.empty();
+  return fmt::format("{}", fmt::join(lines, "; "));
+}
+
+// Unfinished cores and the last intrinsic of each; a hint when a core of a
+// cluster never ran while another of it did (maybe a spin-wait on the first).
+std::string compose(const State &s) {
+  std::vector<std::string> clusters;
+  int listed = 0;
+  bool starved = false;
+  const int cluster_count = (s.cores + s.cores_per_cluster - 1) / s.cores_per_cluster;
+  for (int cl = 0; cl < cluster_count; ++cl) {
+    std::string lines = cluster_lines(s, cl, &listed, &starved);
+    if (!lines.empty()) clusters.push_back(std::move(lines));
+  }
+  std::string report = fmt::format(
+      "watchdog: kernel '{}' did not finish within {} s of host time (set the limit with "
+      "mlusimSetWatchdogSeconds or MLUSIM_WATCHDOG_SECONDS); unfinished cores: {}",
+      s.kernel, s.seconds, fmt::join(clusters, "; "));
+  if (listed > kListedCores) report += fmt::format(" (and {} more)", listed - kListedCores);
+  if (starved)
+    report +=
+        ". Cores of a cluster take turns on one host thread between barriers: a running core "
+        "that spin-waits for memory a core of its cluster that has not started must write waits "
+        "forever here; synchronise with __sync_cluster() instead";
+  return report;
+}
+
+void interrupt_running(const State &s) {
+  for (int i = 0; i < s.cores; ++i) {
+    CoreWatch &w = core_watch(i);
+    if (w.state.load() != CoreWatch::kInTask || !w.on_thread.load()) continue;
+    w.interrupt = true;
+    pthread_kill(w.thread, watchdog_signal());
+  }
+}
+
+void watch() {
+  State &s = state();
+  std::unique_lock<std::mutex> lock(s.mutex);
+  for (;;) {
+    s.changed.wait(lock, [&] { return s.active; });
+    const uint64_t launch = s.generation;
+    const auto same_launch = [&] { return !s.active || s.generation != launch; };
+    if (s.changed.wait_until(lock, s.deadline, same_launch)) continue;
+    s.report = compose(s);
+    log::kernel().error(s.report);
+    while (!same_launch()) {
+      interrupt_running(s);
+      s.changed.wait_for(lock, kRetry, same_launch);
+    }
+  }
+}
+
+}  // namespace
+
+double watchdog_seconds() { return g_seconds.load(); }
+
+bool set_watchdog_seconds(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds)) {
+    log::runtime().error("watchdog limit {} s must be a finite number >= 0", seconds);
+    return false;
+  }
+  g_seconds = seconds;
+  return true;
+}
+
+WatchdogScope::WatchdogScope(const char *kernel, int cores, bool is_union, int cores_per_cluster) {
+  reset_core_watch(cores);
+  const double seconds = g_seconds.load();
+  if (seconds <= 0) return;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.thread_started) {
+    std::thread(watch).detach();
+    s.thread_started = true;
+  }
+  ++s.generation;
+  s.active = true;
+  s.kernel = kernel;
+  s.cores = cores;
+  s.is_union = is_union;
+  s.cores_per_cluster = cores_per_cluster;
+  s.seconds = seconds;
+  s.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(seconds));
+  s.changed.notify_all();
+}
+
+WatchdogScope::~WatchdogScope() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.active) return;
+  s.active = false;
+  s.changed.notify_all();
+}
+
+std::string watchdog_report() {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return s.report;
+}
+
+}  // namespace mlusim

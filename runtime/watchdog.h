@@ -1,0 +1,30 @@
+// A time limit per launch, so that no kernel holds the device (and the launch
+// lock) forever: an infinite loop, a spin-wait no other core will end, an
+// absurd parameter. When a launch outlives it, the watchdog interrupts every
+// core still running (a signal to its host thread; runtime/memory_fault.h
+// turns it into a fault at the core's recovery point) and the launch fails
+// with a report of the unfinished cores and the last intrinsic each issued.
+#pragma once
+
+#include <string>
+
+namespace mlusim {
+
+// Seconds a launch may run on the host; 0 for no limit. Starts from
+// MLUSIM_WATCHDOG_SECONDS (default 60).
+double watchdog_seconds();
+bool set_watchdog_seconds(double seconds);
+
+// Watches one launch of `cores` cores while alive. Launch lock held.
+class WatchdogScope {
+ public:
+  WatchdogScope(const char *kernel, int cores, bool is_union, int cores_per_cluster);
+  ~WatchdogScope();
+  WatchdogScope(const WatchdogScope &) = delete;
+  WatchdogScope &operator=(const WatchdogScope &) = delete;
+};
+
+// The report of the launch the watchdog stopped, for the interrupted cores' faults.
+std::string watchdog_report();
+
+}  // namespace mlusim

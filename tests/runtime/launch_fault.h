@@ -1,0 +1,66 @@
+// Shared by the memory-guard, fill and watchdog tests: launch a kernel on one
+// cluster and get its fault message.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+
+#include "ops/common/kernel.h"
+#include "runtime/launch.h"
+#include "tests/common/testing.h"
+
+namespace mlusim::testing {
+
+// Launches `kernel` on the four cores of one cluster (UNION1); returns the
+// fault message, or "" if the launch succeeded.
+template <typename... Params, typename... Args>
+std::string fault_of(void (*kernel)(Params...), Args... args) {
+  const cnrtRet_t ret = mlusim::launch("kernel_under_test", cnrtDim3_t{4, 1, 1},
+                                       cnrtFuncTypeUnion1, nullptr, kernel, args...);
+  EXPECT_TRUE(ret == cnrtSuccess || ret == cnrtErrorKernelFault) << "launch returned " << ret;
+  return ret == cnrtErrorKernelFault ? mlusimGetLastError() : "";
+}
+
+inline void expect_mentions(const std::string &msg, std::initializer_list<const char *> parts) {
+  ASSERT_FALSE(msg.empty()) << "the launch did not fault";
+  for (const char *p : parts) EXPECT_NE(msg.find(p), std::string::npos) << p << " not in: " << msg;
+}
+
+// Sets the fill pattern and the GDRAM guard for one test, the previous ones after,
+// so that tests do not depend on MLUSIM_FILL or MLUSIM_GDRAM_GUARD.
+class CheckSettings {
+ public:
+  CheckSettings(const char *fill, bool gdram_guard)
+      : fill_(mlusimGetMemoryFill()), guard_(mlusimGetGdramGuard()) {
+    EXPECT_EQ(mlusimSetMemoryFill(fill), cnrtSuccess);
+    mlusimSetGdramGuard(gdram_guard);
+  }
+  ~CheckSettings() {
+    const std::string fill = fill_ < 0 ? "off" : std::to_string(fill_);
+    mlusimSetMemoryFill(fill.c_str());
+    mlusimSetGdramGuard(guard_);
+  }
+  CheckSettings(const CheckSettings &) = delete;
+  CheckSettings &operator=(const CheckSettings &) = delete;
+
+ private:
+  int fill_, guard_;
+};
+
+// A correct kernel: task t stores t + 1 in out[t] through NRAM.
+__mlu_global__ inline void stores_task_ids(float *out) {
+  __nram_buffer__(float, value, 32);
+  __bang_write_value(value, 32, static_cast<float>(taskId + 1));
+  __memcpy(out + taskId, value, sizeof(float), NRAM2GDRAM);
+}
+
+// After a fault, the device still works: a correct launch succeeds and is right.
+inline void expect_device_works() {
+  DeviceBuffer<float> out(4);
+  EXPECT_EQ(fault_of(stores_task_ids, out.get()), "");
+  EXPECT_EQ(out.download(), (std::vector<float>{1, 2, 3, 4}));
+}
+
+}  // namespace mlusim::testing
