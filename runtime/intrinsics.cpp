@@ -195,6 +195,24 @@ std::byte *declare_onchip(Space space, size_t bytes, const char *name) {
   return base + start;
 }
 
+void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
+                  double cycles) {
+  CoreContext &c = this_core();
+  require_onchip(c, op, "dst", dst.space, dst.p, dst.bytes);
+  for (const TensorOperand &s : srcs) {
+    require_onchip(c, op, "src", s.space, s.p, s.bytes);
+    check_read(c, op, s.p, s.bytes);
+  }
+  check_write(c, op, dst.p, dst.bytes);
+  const void *first_src = srcs.size() > 0 ? srcs.begin()->p : nullptr;
+  account(c, kComputeLane, cycles, false, op, "tensor", dst.p, first_src, dst.bytes);
+}
+
+void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write) {
+  auto lo = reinterpret_cast<uintptr_t>(p);
+  hazard_check(c, "scalar code", lo, lo + bytes, write);
+}
+
 namespace {
 void wait_lane(CoreContext &c, Lane lane) {
   c.now = std::max(c.now, c.lane_free[lane]);

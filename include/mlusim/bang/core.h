@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -191,4 +192,35 @@ inline void account(CoreContext &c, Lane lane, double cycles, bool async, const 
     detail::record_event(c, TraceEvent{op, detail_name, lane, async, start, end, dst, src, size});
 }
 
+// The contracts other parts of the kernel API build on.
+namespace detail {
+
+// One operand of a tensor-pipe instruction: [p, p + bytes) in on-chip `space`.
+struct TensorOperand {
+  const void *p;
+  size_t bytes;
+  Space space;
+};
+
+// Issues one tensor-pipe (matrix/conv) instruction such as __bang_matmul or
+// __bang_conv: checks that dst and every source lie in the on-chip space they
+// name and that no unfenced async copy owns them, then charges `cycles` on the
+// core's tensor pipe (starting once the pipe is free and the earlier
+// instructions it depends on through these ranges have finished). The caller
+// computes the result right after the call: the next instruction sees it.
+void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
+                  double cycles);
+
+void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write);
+
+// Scalar kernel code (an NRAM/SRAM/GDRAM subscript) touching [p, p + bytes):
+// a hazard when an unfenced async copy still writes that range, or, for a
+// write, still reads it. One load and one compare when nothing is in flight;
+// a no-op outside a kernel.
+inline void check_scalar_access(const void *p, size_t bytes, bool write) {
+  const CoreContext *c = tls_core;
+  if (c != nullptr && !c->pending.empty()) scalar_hazard(*c, p, bytes, write);
+}
+
+}  // namespace detail
 }  // namespace mlusim
