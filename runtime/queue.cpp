@@ -29,9 +29,12 @@ void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
   total.vector_ops_int += r.vector_ops_int;
   total.atomic_elements += r.atomic_elements;
   total.cores = std::max(total.cores, r.cores);
+  total.memory_cores = std::max(total.memory_cores, r.memory_cores);
   for (int i = 0; i < r.cores; ++i) {
     total.core_io_busy_us[i] += r.core_io_busy_us[i];
     total.core_compute_busy_us[i] += r.core_compute_busy_us[i];
+    for (int p = 0; p < MLUSIM_PIPE_COUNT; ++p)
+      total.core_pipe_busy_us[i][p] += r.core_pipe_busy_us[i][p];
   }
 }
 

@@ -204,6 +204,7 @@ __mlu_func__ void pool_pass(const Args<T> &a, const Bin &b, int bin_index, int c
 
 template <typename T, bool kPingPong>
 __mlu_global__ void MLUKernelDeformRoiPoolForward(Args<T> a) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   T *header = reinterpret_cast<T *>(nram_buffer);
   T *nram = reinterpret_cast<T *>(nram_buffer + kHeaderBytes);

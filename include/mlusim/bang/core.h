@@ -15,8 +15,19 @@
 
 namespace mlusim {
 
-// The core's instruction queues. Async copies run on IO/move while compute goes on.
-enum Lane : uint8_t { kIoLane = 0, kMoveLane = 1, kComputeLane = 2, kLaneCount = 3 };
+// The pipes of an MLU core (guide 3.3.3). Each runs its instructions in order;
+// different pipes run in parallel. Scalar code is not costed, so it has no pipe
+// here (docs/cost_model.md).
+enum Pipe : uint8_t {
+  kIoPipe = 0,      // copies touching GDRAM (and SRAM<->GDRAM), atomics
+  kMovePipe = 1,    // on-chip copies: NRAM/SRAM/WRAM
+  kVectorPipe = 2,  // vector intrinsics (__bang_add, __bang_transpose, ...)
+  kTensorPipe = 3,  // matrix/conv intrinsics (detail::issue_tensor)
+  kPipeCount = 4,
+};
+// Trace events of the instruction stream itself (fences, barriers) use this lane.
+constexpr uint8_t kStreamLane = kPipeCount;
+const char *pipe_name(uint8_t pipe);
 
 enum class Space : uint8_t { kNram, kSram, kWram, kGdram };
 const char *space_name(Space s);
@@ -26,21 +37,45 @@ struct KernelFault {
   std::string message;
 };
 
-struct PendingCopy {  // an async copy not yet fenced by a sync
-  uintptr_t dst_lo, dst_hi, src_lo, src_hi;
-  Lane lane;
-  const char *op;
+// `count` runs of `bytes` bytes, each `stride` bytes after the previous one
+// (a strided copy's side; count 1 for a plain range).
+struct Segments {
+  uintptr_t lo;
+  size_t bytes, stride, count;
+  uintptr_t hi() const { return lo + (count - 1) * stride + bytes; }
+};
+
+// An async copy issued but not yet retired by a fence: its data lands then.
+struct PendingCopy {
+  Segments dst, src;
+  Pipe pipe;
+  const char *op;  // "__memcpy_async GDRAM2NRAM"
+  uint64_t seq;    // its instruction number on this core
+};
+
+// A synchronous instruction that may still be running (in simulated time):
+// later instructions that touch its ranges wait for its end.
+struct InFlight {
+  uintptr_t w_lo, w_hi, r0_lo, r0_hi, r1_lo, r1_hi;
+  double end;
+};
+
+// The memory one instruction writes and reads (up to two ranges, empty when lo == hi).
+struct Access {
+  uintptr_t w_lo = 0, w_hi = 0, r0_lo = 0, r0_hi = 0, r1_lo = 0, r1_hi = 0;
 };
 
 struct TraceEvent {
   const char *op;
   const char *detail;  // direction or dtype, static string
-  Lane lane;
+  uint8_t lane;        // a Pipe, or kStreamLane for fences and barriers
   bool async;
-  double start, end;  // cycles
+  double issue;        // when the stream issued it
+  double ready;        // when its pipe was free (start > ready: it waited on a dependency)
+  double start, end;   // cycles
   const void *dst;
   const void *src;
-  uint64_t size;      // bytes for copies, elements for vector ops
+  uint64_t size;       // bytes for copies, elements for vector ops
 };
 
 // Per-launch cost parameters, derived once from the device spec.
@@ -49,6 +84,8 @@ struct CostParams {
   double onchip_bytes_per_cycle;
   double vector_bytes_per_cycle;
   double gdram_latency, onchip_latency, vector_latency, atomic_latency, barrier_latency;
+  double issue_cycles;  // the stream's cost to issue one instruction
+  int inflight_window;  // synchronous instructions in flight before the stream stalls
   uintptr_t nram_align_mask;
   size_t vector_count_align;
   size_t transpose_align;
@@ -56,20 +93,27 @@ struct CostParams {
 
 struct LaunchShared;
 
+// The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
+constexpr int kMpuCoreId = 0x80;
+
 struct CoreContext {
   // BANG built-in variables of the task this core is running.
   int task_id = 0, task_dim = 1;
   int task_id_x = 0, task_id_y = 0, task_id_z = 0;
   int task_dim_x = 1, task_dim_y = 1, task_dim_z = 1;
   int core_id = 0, cluster_id = 0, core_dim = 1, cluster_dim = 1;
-  int physical_core = 0;     // index among the device's cores
+  bool is_mpu = false;       // the cluster's memory core (UNION launches only)
+  int physical_core = 0;     // index among the launch's core contexts
   int physical_cluster = 0;  // the cluster that core belongs to
-  int core_in_cluster = 0;
+  int core_in_cluster = 0;   // 0..3, or cores_per_cluster for the memory core
+  int wave = 0;              // which task of this physical core is running
+  int sync_epoch = 0;        // barriers passed in this task (orders SRAM accesses)
   LaunchShared *launch = nullptr;
   const GdramSnapshot *gdram = nullptr;
   CostParams cost{};
 
   // On-chip memory: declared buffers are bump-allocated from the start of each.
+  // A memory core has no NRAM or WRAM (capacity 0).
   std::byte *nram = nullptr;
   size_t nram_capacity = 0, nram_declared = 0;
   std::byte *wram = nullptr;
@@ -77,10 +121,15 @@ struct CoreContext {
   std::byte *sram = nullptr;  // the cluster's, shared
   size_t sram_capacity = 0, sram_declared = 0;
 
-  // Simulated time in cycles: the instruction stream and each lane's queue.
+  // Simulated time in cycles: where the instruction stream is (`now`), when
+  // each pipe is free, and the synchronous instructions still running.
   double now = 0;
-  double lane_free[kLaneCount] = {0, 0, 0};
-  double lane_busy[kLaneCount] = {0, 0, 0};
+  double pipe_free[kPipeCount] = {};
+  double pipe_busy[kPipeCount] = {};
+  uint64_t issued = 0;  // instructions issued (names them in hazard messages)
+  int inflight_count = 0;
+  static constexpr int kMaxInflight = 64;
+  InFlight inflight[kMaxInflight];
 
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
@@ -88,13 +137,14 @@ struct CoreContext {
   double vector_elems_float = 0, vector_elems_half = 0, vector_elems_int = 0;
   double atomic_elems = 0;
 
-  std::vector<PendingCopy> pending;
+  std::vector<PendingCopy> pending;  // in issue order
   bool tracing = false;
   std::vector<TraceEvent> events;
 
+  // When the last pipe drains.
   double finish() const {
     double t = now;
-    for (double f : lane_free) t = f > t ? f : t;
+    for (double f : pipe_free) t = f > t ? f : t;
     return t;
   }
 };
@@ -111,12 +161,17 @@ using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
                                                    std::conditional_t<sizeof(T) == 4, uint32_t,
                                                                       uint64_t>>>;
 
+// "cluster 2 core 1", "cluster 2 memory core".
+std::string core_name(const CoreContext &c);
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
                                Space space, const void *p, size_t bytes);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes);
-void hazard_check(const CoreContext &c, const char *op, uintptr_t lo, uintptr_t hi, bool write);
+// Faults when `range` (read, or written if `write`) meets an unfenced async
+// copy of another pipe than `own`: the copy's destination, or for a write its source.
+void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
+                  Pipe own);
 void record_event(CoreContext &c, const TraceEvent &e);
 }  // namespace detail
 
@@ -165,31 +220,92 @@ inline void require_vector_operand(const CoreContext &c, const char *op, const c
     detail::fault_alignment(c, op, operand, p, bytes);
 }
 
-// Reading or writing a range an unfenced async copy still owns is a hazard.
-inline void check_read(const CoreContext &c, const char *op, const void *p, size_t bytes) {
-  if (!c.pending.empty()) {
-    auto lo = reinterpret_cast<uintptr_t>(p);
-    detail::hazard_check(c, op, lo, lo + bytes, false);
-  }
+// Reading or writing a range an unfenced async copy still owns is a hazard
+// when the access comes from another pipe than the copy's (`own` is the
+// accessing copy's DMA pipe, or kPipeCount for any other instruction).
+inline void check_read(const CoreContext &c, const char *op, const void *p, size_t bytes,
+                       Pipe own = kPipeCount) {
+  if (!c.pending.empty())
+    detail::hazard_check(c, op, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, false,
+                         own);
 }
-inline void check_write(const CoreContext &c, const char *op, const void *p, size_t bytes) {
-  if (!c.pending.empty()) {
-    auto lo = reinterpret_cast<uintptr_t>(p);
-    detail::hazard_check(c, op, lo, lo + bytes, true);
+inline void check_write(const CoreContext &c, const char *op, const void *p, size_t bytes,
+                        Pipe own = kPipeCount) {
+  if (!c.pending.empty())
+    detail::hazard_check(c, op, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, true,
+                         own);
+}
+
+inline bool overlaps(uintptr_t a_lo, uintptr_t a_hi, uintptr_t b_lo, uintptr_t b_hi) {
+  return a_lo < b_hi && b_lo < a_hi;
+}
+
+// When every earlier synchronous instruction that `a` depends on has finished:
+// RAW (it reads what they write), WAR (it writes what they read), WAW.
+inline double dependencies_done(const CoreContext &c, const Access &a) {
+  double t = 0;
+  for (int i = 0; i < c.inflight_count; ++i) {
+    const InFlight &f = c.inflight[i];
+    const bool depends = overlaps(a.r0_lo, a.r0_hi, f.w_lo, f.w_hi) ||
+                         overlaps(a.r1_lo, a.r1_hi, f.w_lo, f.w_hi) ||
+                         overlaps(a.w_lo, a.w_hi, f.w_lo, f.w_hi) ||
+                         overlaps(a.w_lo, a.w_hi, f.r0_lo, f.r0_hi) ||
+                         overlaps(a.w_lo, a.w_hi, f.r1_lo, f.r1_hi);
+    if (depends && f.end > t) t = f.end;
+  }
+  return t;
+}
+
+// Forgets instructions that ended by `now`; stalls the stream while the
+// window of in-flight instructions is full (a finite issue queue).
+inline void retire_finished(CoreContext &c) {
+  for (;;) {
+    int kept = 0;
+    double earliest = -1;
+    for (int i = 0; i < c.inflight_count; ++i) {
+      if (c.inflight[i].end <= c.now) continue;
+      if (earliest < 0 || c.inflight[i].end < earliest) earliest = c.inflight[i].end;
+      c.inflight[kept++] = c.inflight[i];
+    }
+    c.inflight_count = kept;
+    if (kept < c.cost.inflight_window) return;
+    c.now = earliest;
   }
 }
 
-// Advances the core's clock by one instruction on `lane`. A synchronous
-// instruction holds the stream until it ends; an async one only queues.
-inline void account(CoreContext &c, Lane lane, double cycles, bool async, const char *op,
-                    const char *detail_name, const void *dst, const void *src, uint64_t size) {
-  double start = c.now > c.lane_free[lane] ? c.now : c.lane_free[lane];
-  double end = start + cycles;
-  c.lane_free[lane] = end;
-  c.lane_busy[lane] += cycles;
-  c.now = async ? c.now + 1 : end;
+// Issues one instruction on `pipe` and charges `cycles` to it. The stream
+// moves on after issue_cycles; the instruction starts when its pipe is free
+// and the synchronous instructions it depends on have finished. Its result is
+// visible to the next instruction of the program (the simulator computes it
+// right away); only its time runs in parallel. Async copies depend on nothing
+// here: using their ranges before a fence is a hazard (hazard_check).
+inline void issue(CoreContext &c, Pipe pipe, double cycles, bool async, const Access &a,
+                  const char *op, const char *detail_name, const void *dst, const void *src,
+                  uint64_t size) {
+  if (c.inflight_count != 0) retire_finished(c);
+  const double ready = c.now > c.pipe_free[pipe] ? c.now : c.pipe_free[pipe];
+  double start = ready;
+  if (c.inflight_count != 0) {
+    const double deps = dependencies_done(c, a);
+    start = deps > start ? deps : start;
+  }
+  const double end = start + cycles;
+  c.pipe_free[pipe] = end;
+  c.pipe_busy[pipe] += cycles;
+  ++c.issued;
+  if (!async && end > c.now + c.cost.issue_cycles)
+    c.inflight[c.inflight_count++] = InFlight{a.w_lo, a.w_hi, a.r0_lo, a.r0_hi, a.r1_lo, a.r1_hi,
+                                              end};
   if (c.tracing)
-    detail::record_event(c, TraceEvent{op, detail_name, lane, async, start, end, dst, src, size});
+    detail::record_event(
+        c, TraceEvent{op, detail_name, pipe, async, c.now, ready, start, end, dst, src, size});
+  c.now += c.cost.issue_cycles;
+}
+
+inline Access access_of(const void *w, size_t w_bytes, const void *r0, size_t r0_bytes,
+                        const void *r1, size_t r1_bytes) {
+  auto u = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  return Access{u(w), u(w) + w_bytes, u(r0), u(r0) + r0_bytes, u(r1), u(r1) + r1_bytes};
 }
 
 // The contracts other parts of the kernel API build on.

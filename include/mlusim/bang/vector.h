@@ -1,6 +1,6 @@
 // Kernel-side vector intrinsics over NRAM, with BANG C's names and argument
 // order. Each checks its operands (bounds, alignment, pending async copies),
-// charges the vector lane, then computes with a plain loop.
+// issues on the vector pipe, then computes with a plain loop.
 #pragma once
 
 #include <algorithm>
@@ -63,7 +63,8 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
   check_write(c, op, dst, dst_bytes);
   double cycles = c.cost.vector_latency + std::ceil(widest / c.cost.vector_bytes_per_cycle);
   element_counter<T>(c) += static_cast<double>(elements);
-  account(c, kComputeLane, cycles, false, op, dtype_name<T>(), dst, a, elements);
+  issue(c, kVectorPipe, cycles, false, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), op,
+        dtype_name<T>(), dst, a, elements);
 }
 
 // half <-> float for a block of elements; F16C does eight per instruction.
