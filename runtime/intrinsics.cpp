@@ -82,8 +82,10 @@ std::string where(const CoreContext &c, const void *p, Space *space_out) {
 void fault_bounds(const CoreContext &c, const char *op, const char *operand, Space expected,
                   const void *p, size_t bytes) {
   if (c.is_mpu && (expected == Space::kNram || expected == Space::kWram))
-    fault(c, fmt::format("{}: {} must be in {}, which a memory core does not have (guard the "
-                         "code with if (__is_ipu()))",
+    fault(c, fmt::format("{}: {} must be in {}, which a memory core does not have (a UNION "
+                         "launch runs the kernel on each cluster's memory core too: start it "
+                         "with `if (__is_mpu()) return;` as mlu-ops kernels do, or guard this "
+                         "code with `if (__is_ipu())`)",
                          op, operand, space_name(expected)));
   Space actual;
   std::string at = where(c, p, &actual);
