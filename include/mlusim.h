@@ -91,8 +91,8 @@ typedef struct {
   double vector_ops_half;
   double vector_ops_int;
   double atomic_elements;
-  int cores;                   /* entries of the per-core arrays */
-  int memory_cores;            /* the last memory_cores of them are the clusters' memory cores */
+  int cores;                   /* compute cores: the first entries of the per-core arrays */
+  int memory_cores;            /* memory cores (UNION launches): the entries after them */
   double core_io_busy_us[MLUSIM_MAX_CORES];      /* IO and Move-DMA pipes */
   double core_compute_busy_us[MLUSIM_MAX_CORES]; /* vector and tensor pipes */
   double core_pipe_busy_us[MLUSIM_MAX_CORES][MLUSIM_PIPE_COUNT];

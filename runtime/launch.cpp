@@ -156,11 +156,12 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   mlusimReport_t r{};
   std::snprintf(r.name, sizeof(r.name), "%s", name);
   r.launches = 1;
-  r.cores = static_cast<int>(std::min<size_t>(cores.size(), MLUSIM_MAX_CORES));
-  r.memory_cores = static_cast<int>(
-      std::count_if(cores.begin(), cores.begin() + r.cores, [](const CoreContext &c) {
-        return c.is_mpu;
-      }));
+  // Compute cores first, then the memory cores, as the launch lays them out.
+  const size_t memory_cores = static_cast<size_t>(
+      std::count_if(cores.begin(), cores.end(), [](const CoreContext &c) { return c.is_mpu; }));
+  const size_t listed = std::min<size_t>(cores.size(), MLUSIM_MAX_CORES);
+  r.cores = static_cast<int>(std::min(cores.size() - memory_cores, listed));
+  r.memory_cores = static_cast<int>(listed - r.cores);
   const double cycles_per_us = spec.clock_ghz * 1e3;
   double finish = 0;
   for (size_t i = 0; i < cores.size(); ++i) {
@@ -172,7 +173,7 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
     r.vector_ops_half += c.vector_elems_half;
     r.vector_ops_int += c.vector_elems_int;
     r.atomic_elements += c.atomic_elems;
-    if (static_cast<int>(i) < r.cores) {
+    if (i < listed) {
       for (int p = 0; p < kPipeCount; ++p) r.core_pipe_busy_us[i][p] = c.pipe_busy[p] / cycles_per_us;
       r.core_io_busy_us[i] = r.core_pipe_busy_us[i][kIoPipe] + r.core_pipe_busy_us[i][kMovePipe];
       r.core_compute_busy_us[i] =

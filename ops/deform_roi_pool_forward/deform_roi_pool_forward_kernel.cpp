@@ -188,6 +188,9 @@ __mlu_func__ void pool_pass(const Args<T> &a, const Bin &b, int bin_index, int c
   while (cur.index >= 0) {
     const Sample next = next_sample(a, b, cur.index + 1);
     if (next.index >= 0) load_corners<T, kPingPong>(pong, image, a, next, n, n_align);  // L(s+1)
+    // The serial variant waits for its load: a synchronous copy into another
+    // buffer would otherwise overlap the compute on its own (separate pipes).
+    if constexpr (!kPingPong) __sync_io();
     accumulate_sample(nram_out, ping, cur, n_align);                                    // C(s)
     __sync();  // the prefetch has landed and ping is consumed: swap
     std::swap(ping, pong);
