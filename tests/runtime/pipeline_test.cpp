@@ -1,4 +1,4 @@
-// The core's pipes: the BANG C guide's three-stage pipeline (4.1, template 2)
+// The core's pipes: the BANG C guide's three-stage pipeline (4.2, template 2)
 // runs correct and overlapped; async copies land at their fence; hazards are
 // decided per DMA queue and byte-exactly for strided copies.
 #include <gtest/gtest.h>
