@@ -53,11 +53,9 @@ OnchipMemory &onchip_for(const DeviceSpec &spec) {
   return mem;
 }
 
-// The instruction stream issues one instruction per cycle and keeps at most
-// this many synchronous instructions in flight (estimates: docs/cost_model.md).
+// The instruction stream issues one instruction per cycle (an estimate:
+// docs/cost_model.md).
 constexpr double kIssueCycles = 1;
-constexpr int kInflightWindow = 16;
-static_assert(kInflightWindow <= CoreContext::kMaxInflight);
 
 CostParams make_cost(const DeviceSpec &s, int active_cores) {
   const int in_cluster = std::min(active_cores, s.cores_per_cluster);
@@ -72,7 +70,6 @@ CostParams make_cost(const DeviceSpec &s, int active_cores) {
   p.atomic_latency = s.atomic_latency_cycles;
   p.barrier_latency = s.barrier_latency_cycles;
   p.issue_cycles = kIssueCycles;
-  p.inflight_window = kInflightWindow;
   p.nram_align_mask = static_cast<uintptr_t>(s.nram_align_bytes - 1);
   p.vector_count_align = static_cast<size_t>(s.vector_count_align_bytes);
   p.transpose_align = static_cast<size_t>(s.transpose_align_bytes);

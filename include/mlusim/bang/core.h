@@ -54,10 +54,28 @@ struct PendingCopy {
 };
 
 // A synchronous instruction that may still be running (in simulated time):
-// later instructions that touch its ranges wait for its end.
+// later instructions on other pipes that touch its ranges wait for its end.
 struct InFlight {
   uintptr_t w_lo, w_hi, r0_lo, r0_hi, r1_lo, r1_hi;
   double end;
+};
+
+// One pipe's synchronous instructions still running, oldest first. A pipe runs
+// in order, so their ends increase and the oldest is the first to retire.
+struct PipeQueue {
+  static constexpr int kDepth = 16;  // in flight per pipe before the stream stalls
+  InFlight entries[kDepth];
+  int head = 0, count = 0;
+  const InFlight &at(int i) const { return entries[(head + i) % kDepth]; }
+  const InFlight &oldest() const { return entries[head]; }
+  void pop() {
+    head = (head + 1) % kDepth;
+    --count;
+  }
+  void push(const InFlight &f) {
+    entries[(head + count) % kDepth] = f;
+    ++count;
+  }
 };
 
 // The memory one instruction writes and reads (up to two ranges, empty when lo == hi).
@@ -85,7 +103,6 @@ struct CostParams {
   double vector_bytes_per_cycle;
   double gdram_latency, onchip_latency, vector_latency, atomic_latency, barrier_latency;
   double issue_cycles;  // the stream's cost to issue one instruction
-  int inflight_window;  // synchronous instructions in flight before the stream stalls
   uintptr_t nram_align_mask;
   size_t vector_count_align;
   size_t transpose_align;
@@ -127,9 +144,7 @@ struct CoreContext {
   double pipe_free[kPipeCount] = {};
   double pipe_busy[kPipeCount] = {};
   uint64_t issued = 0;  // instructions issued (names them in hazard messages)
-  int inflight_count = 0;
-  static constexpr int kMaxInflight = 64;
-  InFlight inflight[kMaxInflight];
+  PipeQueue inflight[kPipeCount];
 
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
@@ -240,62 +255,57 @@ inline bool overlaps(uintptr_t a_lo, uintptr_t a_hi, uintptr_t b_lo, uintptr_t b
   return a_lo < b_hi && b_lo < a_hi;
 }
 
-// When every earlier synchronous instruction that `a` depends on has finished:
-// RAW (it reads what they write), WAR (it writes what they read), WAW.
-inline double dependencies_done(const CoreContext &c, const Access &a) {
+inline bool depends_on(const Access &a, const InFlight &f) {
+  return overlaps(a.r0_lo, a.r0_hi, f.w_lo, f.w_hi) || overlaps(a.r1_lo, a.r1_hi, f.w_lo, f.w_hi) ||
+         overlaps(a.w_lo, a.w_hi, f.w_lo, f.w_hi) || overlaps(a.w_lo, a.w_hi, f.r0_lo, f.r0_hi) ||
+         overlaps(a.w_lo, a.w_hi, f.r1_lo, f.r1_hi);
+}
+
+// When every earlier synchronous instruction on another pipe that `a` depends
+// on has finished: RAW (it reads what they write), WAR (it writes what they
+// read), WAW. Those on its own pipe end before it starts anyway.
+inline double dependencies_done(const CoreContext &c, Pipe pipe, const Access &a) {
   double t = 0;
-  for (int i = 0; i < c.inflight_count; ++i) {
-    const InFlight &f = c.inflight[i];
-    const bool depends = overlaps(a.r0_lo, a.r0_hi, f.w_lo, f.w_hi) ||
-                         overlaps(a.r1_lo, a.r1_hi, f.w_lo, f.w_hi) ||
-                         overlaps(a.w_lo, a.w_hi, f.w_lo, f.w_hi) ||
-                         overlaps(a.w_lo, a.w_hi, f.r0_lo, f.r0_hi) ||
-                         overlaps(a.w_lo, a.w_hi, f.r1_lo, f.r1_hi);
-    if (depends && f.end > t) t = f.end;
+  for (int q = 0; q < kPipeCount; ++q) {
+    if (q == pipe) continue;
+    const PipeQueue &pq = c.inflight[q];
+    for (int i = 0; i < pq.count; ++i)
+      if (pq.at(i).end > t && depends_on(a, pq.at(i))) t = pq.at(i).end;
   }
   return t;
 }
 
-// Forgets instructions that ended by `now`; stalls the stream while the
-// window of in-flight instructions is full (a finite issue queue).
+// Forgets the instructions that ended by `now`.
 inline void retire_finished(CoreContext &c) {
-  for (;;) {
-    int kept = 0;
-    double earliest = -1;
-    for (int i = 0; i < c.inflight_count; ++i) {
-      if (c.inflight[i].end <= c.now) continue;
-      if (earliest < 0 || c.inflight[i].end < earliest) earliest = c.inflight[i].end;
-      c.inflight[kept++] = c.inflight[i];
-    }
-    c.inflight_count = kept;
-    if (kept < c.cost.inflight_window) return;
-    c.now = earliest;
-  }
+  for (PipeQueue &pq : c.inflight)
+    while (pq.count != 0 && pq.oldest().end <= c.now) pq.pop();
 }
 
 // Issues one instruction on `pipe` and charges `cycles` to it. The stream
 // moves on after issue_cycles; the instruction starts when its pipe is free
 // and the synchronous instructions it depends on have finished. Its result is
 // visible to the next instruction of the program (the simulator computes it
-// right away); only its time runs in parallel. Async copies depend on nothing
-// here: using their ranges before a fence is a hazard (hazard_check).
+// right away); only its time runs in parallel. Async copies are not tracked
+// here: using their ranges before a fence is a hazard (hazard_check). A pipe
+// with PipeQueue::kDepth synchronous instructions in flight stalls the stream.
 inline void issue(CoreContext &c, Pipe pipe, double cycles, bool async, const Access &a,
                   const char *op, const char *detail_name, const void *dst, const void *src,
                   uint64_t size) {
-  if (c.inflight_count != 0) retire_finished(c);
-  const double ready = c.now > c.pipe_free[pipe] ? c.now : c.pipe_free[pipe];
-  double start = ready;
-  if (c.inflight_count != 0) {
-    const double deps = dependencies_done(c, a);
-    start = deps > start ? deps : start;
+  retire_finished(c);
+  PipeQueue &own = c.inflight[pipe];
+  if (!async && own.count == PipeQueue::kDepth) {
+    c.now = own.oldest().end;
+    retire_finished(c);
   }
+  const double ready = c.now > c.pipe_free[pipe] ? c.now : c.pipe_free[pipe];
+  const double deps = dependencies_done(c, pipe, a);
+  const double start = deps > ready ? deps : ready;
   const double end = start + cycles;
   c.pipe_free[pipe] = end;
   c.pipe_busy[pipe] += cycles;
   ++c.issued;
   if (!async && end > c.now + c.cost.issue_cycles)
-    c.inflight[c.inflight_count++] = InFlight{a.w_lo, a.w_hi, a.r0_lo, a.r0_hi, a.r1_lo, a.r1_hi,
-                                              end};
+    own.push(InFlight{a.w_lo, a.w_hi, a.r0_lo, a.r0_hi, a.r1_lo, a.r1_hi, end});
   if (c.tracing)
     detail::record_event(
         c, TraceEvent{op, detail_name, pipe, async, c.now, ready, start, end, dst, src, size});
