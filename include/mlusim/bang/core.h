@@ -63,10 +63,10 @@ struct InFlight {
 // One pipe's synchronous instructions still running, oldest first. A pipe runs
 // in order, so their ends increase and the oldest is the first to retire.
 struct PipeQueue {
-  static constexpr int kDepth = 16;  // in flight per pipe before the stream stalls
+  static constexpr unsigned kDepth = 16;  // in flight per pipe before the stream stalls
   InFlight entries[kDepth];
-  int head = 0, count = 0;
-  const InFlight &at(int i) const { return entries[(head + i) % kDepth]; }
+  unsigned head = 0, count = 0;
+  const InFlight &at(unsigned i) const { return entries[(head + i) % kDepth]; }
   const InFlight &oldest() const { return entries[head]; }
   void pop() {
     head = (head + 1) % kDepth;
@@ -145,6 +145,7 @@ struct CoreContext {
   double pipe_busy[kPipeCount] = {};
   uint64_t issued = 0;  // instructions issued (names them in hazard messages)
   PipeQueue inflight[kPipeCount];
+  unsigned inflight_pipes = 0;  // bit p: pipe p has instructions in flight
 
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
@@ -266,10 +267,9 @@ inline bool depends_on(const Access &a, const InFlight &f) {
 // read), WAW. Those on its own pipe end before it starts anyway.
 inline double dependencies_done(const CoreContext &c, Pipe pipe, const Access &a) {
   double t = 0;
-  for (int q = 0; q < kPipeCount; ++q) {
-    if (q == pipe) continue;
-    const PipeQueue &pq = c.inflight[q];
-    for (int i = 0; i < pq.count; ++i)
+  for (unsigned others = c.inflight_pipes & ~(1u << pipe); others != 0; others &= others - 1) {
+    const PipeQueue &pq = c.inflight[__builtin_ctz(others)];
+    for (unsigned i = 0; i < pq.count; ++i)
       if (pq.at(i).end > t && depends_on(a, pq.at(i))) t = pq.at(i).end;
   }
   return t;
@@ -277,8 +277,12 @@ inline double dependencies_done(const CoreContext &c, Pipe pipe, const Access &a
 
 // Forgets the instructions that ended by `now`.
 inline void retire_finished(CoreContext &c) {
-  for (PipeQueue &pq : c.inflight)
+  for (unsigned busy = c.inflight_pipes; busy != 0; busy &= busy - 1) {
+    const unsigned q = __builtin_ctz(busy);
+    PipeQueue &pq = c.inflight[q];
     while (pq.count != 0 && pq.oldest().end <= c.now) pq.pop();
+    if (pq.count == 0) c.inflight_pipes &= ~(1u << q);
+  }
 }
 
 // Issues one instruction on `pipe` and charges `cycles` to it. The stream
@@ -304,8 +308,10 @@ inline void issue(CoreContext &c, Pipe pipe, double cycles, bool async, const Ac
   c.pipe_free[pipe] = end;
   c.pipe_busy[pipe] += cycles;
   ++c.issued;
-  if (!async && end > c.now + c.cost.issue_cycles)
+  if (!async && end > c.now + c.cost.issue_cycles) {
     own.push(InFlight{a.w_lo, a.w_hi, a.r0_lo, a.r0_hi, a.r1_lo, a.r1_hi, end});
+    c.inflight_pipes |= 1u << pipe;
+  }
   if (c.tracing)
     detail::record_event(
         c, TraceEvent{op, detail_name, pipe, async, c.now, ready, start, end, dst, src, size});
