@@ -171,7 +171,8 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
     r.vector_ops_int += c.vector_elems_int;
     r.atomic_elements += c.atomic_elems;
     if (i < listed) {
-      for (int p = 0; p < kPipeCount; ++p) r.core_pipe_busy_us[i][p] = c.pipe_busy[p] / cycles_per_us;
+      for (int p = 0; p < kPipeCount; ++p)
+        r.core_pipe_busy_us[i][p] = c.pipe_busy[p] / cycles_per_us;
       r.core_io_busy_us[i] = r.core_pipe_busy_us[i][kIoPipe] + r.core_pipe_busy_us[i][kMovePipe];
       r.core_compute_busy_us[i] =
           r.core_pipe_busy_us[i][kVectorPipe] + r.core_pipe_busy_us[i][kTensorPipe];

@@ -42,7 +42,8 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
     clusters_[k.ctx->physical_cluster].participants.push_back(&k);
     if (unions == 0) continue;
     unions_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
-    if (!k.ctx->is_mpu) union_ipus_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
+    if (!k.ctx->is_mpu)
+      union_ipus_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
   }
 }
 
@@ -152,7 +153,8 @@ void Scheduler::on_finished(Core &core) {
   std::vector<Barrier *> mine = {&clusters_[core.ctx->physical_cluster]};
   if (!unions_.empty()) {
     mine.push_back(&unions_[core.ctx->physical_cluster / union_clusters_]);
-    if (!core.ctx->is_mpu) mine.push_back(&union_ipus_[core.ctx->physical_cluster / union_clusters_]);
+    if (!core.ctx->is_mpu)
+      mine.push_back(&union_ipus_[core.ctx->physical_cluster / union_clusters_]);
   }
   for (Barrier *b : mine) {
     ++b->finished;

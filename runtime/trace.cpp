@@ -20,7 +20,8 @@ struct Filter {
 
 struct StoredEvent {
   std::string kernel;
-  int cluster, core;
+  int cluster, core;  // core: core_in_cluster (the memory core comes after the compute cores)
+  bool mpu;
   TraceEvent event;
   double start_us, clock_ghz;
 };
@@ -85,7 +86,9 @@ std::string json_escape(const std::string &s) {
 
 constexpr int kLanesPerCore = kPipeCount + 1;  // the pipes and the stream (fences, barriers)
 
-std::string core_label(int core) { return core == 4 ? "mpu" : fmt::format("core {}", core); }
+std::string core_label(const StoredEvent &se) {
+  return se.mpu ? std::string("mpu") : fmt::format("core {}", se.core);
+}
 
 }  // namespace
 
@@ -112,7 +115,8 @@ void collect(const char *kernel, double start_us, double clock_ghz,
             e.detail, pipe_name(e.lane), e.size, e.dst, e.src, e.issue, e.start, e.end);
       if (s.started)
         s.events.push_back(
-            StoredEvent{kernel, c.physical_cluster, c.core_in_cluster, e, start_us, clock_ghz});
+            StoredEvent{kernel, c.physical_cluster, c.core_in_cluster, c.is_mpu, e, start_us,
+                        clock_ghz});
     }
   }
 }
@@ -161,7 +165,7 @@ bool write_chrome_json(const char *path) {
       for (int lane = 0; lane < kLanesPerCore; ++lane)
         emit(fmt::format(
             R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"{} {}"}}}})",
-            se.cluster, se.core * kLanesPerCore + lane, core_label(se.core),
+            se.cluster, se.core * kLanesPerCore + lane, core_label(se),
             pipe_name(static_cast<uint8_t>(lane))));
     }
     const TraceEvent &e = se.event;

@@ -3,7 +3,6 @@
 // __sync_all_ipu that task's compute cores. Deadlocks name who waits where,
 // also when the host caller limits OpenMP threads or is inside a parallel region.
 #include <gtest/gtest.h>
-
 #include <omp.h>
 
 #include <string>
@@ -17,7 +16,8 @@ namespace {
 using mlusim::testing::DeviceBuffer;
 
 void expect_mentions(const std::string &message, std::initializer_list<const char *> parts) {
-  for (const char *p : parts) EXPECT_NE(message.find(p), std::string::npos) << p << " in: " << message;
+  for (const char *p : parts)
+    EXPECT_NE(message.find(p), std::string::npos) << p << " in: " << message;
 }
 
 // Only the cluster running task ids 0..3 (and its memory core) meets at __sync_all.
@@ -26,20 +26,19 @@ __mlu_global__ void first_cluster_syncs_all() {
 }
 
 TEST(Barrier, SyncAllOfAUnion1TaskSpansOneCluster) {
-  EXPECT_EQ(MLUSIM_LAUNCH(first_cluster_syncs_all, (cnrtDim3_t{4, 8, 1}), cnrtFuncTypeUnion1,
-                          nullptr),
-            cnrtSuccess)
+  EXPECT_EQ(
+      MLUSIM_LAUNCH(first_cluster_syncs_all, (cnrtDim3_t{4, 8, 1}), cnrtFuncTypeUnion1, nullptr),
+      cnrtSuccess)
       << mlusimGetLastError();
 }
 
 TEST(Barrier, SyncAllOfAUnion2TaskWithAMissingPartnerIsANamedDeadlock) {
-  EXPECT_EQ(MLUSIM_LAUNCH(first_cluster_syncs_all, (cnrtDim3_t{8, 4, 1}), cnrtFuncTypeUnion2,
-                          nullptr),
-            cnrtErrorKernelFault);
-  expect_mentions(mlusimGetLastError(),
-                  {"__sync_all", "deadlock", "cluster 0 core 0 at __sync_all",
-                   "cluster 0 memory core at __sync_all",
-                   "finished without reaching it: cluster 1 core 0"});
+  EXPECT_EQ(
+      MLUSIM_LAUNCH(first_cluster_syncs_all, (cnrtDim3_t{8, 4, 1}), cnrtFuncTypeUnion2, nullptr),
+      cnrtErrorKernelFault);
+  expect_mentions(mlusimGetLastError(), {"__sync_all", "deadlock", "cluster 0 core 0 at __sync_all",
+                                         "cluster 0 memory core at __sync_all",
+                                         "finished without reaching it: cluster 1 core 0"});
 }
 
 // The memory cores leave at once; the compute cores of each Union2 task
@@ -70,8 +69,8 @@ TEST(Barrier, SyncAllIpuJoinsTheComputeCoresOfOneUnionTask) {
 __mlu_global__ void memory_core_calls_sync_all_ipu() { __sync_all_ipu(); }
 
 TEST(Barrier, SyncAllIpuOnTheMemoryCoreIsAFault) {
-  EXPECT_EQ(MLUSIM_LAUNCH(memory_core_calls_sync_all_ipu, (cnrtDim3_t{4, 1, 1}),
-                          cnrtFuncTypeUnion1, nullptr),
+  EXPECT_EQ(MLUSIM_LAUNCH(memory_core_calls_sync_all_ipu, (cnrtDim3_t{4, 1, 1}), cnrtFuncTypeUnion1,
+                          nullptr),
             cnrtErrorKernelFault);
   expect_mentions(mlusimGetLastError(), {"cluster 0 memory core", "__sync_all_ipu",
                                          "the memory core does not take part"});

@@ -45,7 +45,8 @@ TEST(Launch, UnionTaskSeesItsOwnClusters) {
   auto ids = out.download();
   for (int t = 0; t < 32; ++t) {
     EXPECT_EQ(ids[t * 6 + 4], t % 4);                  // coreId
-    EXPECT_EQ(ids[t * 6 + 5], (t % 8) / 4 * 100 + 2);  // clusterId within the Union2 task, clusterDim 2
+    // clusterId within the Union2 task, clusterDim 2
+    EXPECT_EQ(ids[t * 6 + 5], (t % 8) / 4 * 100 + 2);
   }
 }
 

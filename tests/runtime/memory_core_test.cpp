@@ -14,7 +14,8 @@ namespace {
 using mlusim::testing::DeviceBuffer;
 
 void expect_mentions(const std::string &message, std::initializer_list<const char *> parts) {
-  for (const char *p : parts) EXPECT_NE(message.find(p), std::string::npos) << p << " in: " << message;
+  for (const char *p : parts)
+    EXPECT_NE(message.find(p), std::string::npos) << p << " in: " << message;
 }
 
 // counts[0]: memory cores, counts[1]: compute cores, counts[2]: memory cores
@@ -48,9 +49,9 @@ __mlu_global__ void uses_nram_on_every_core() {
 }
 
 TEST(MemoryCore, HasNoNram) {
-  EXPECT_EQ(MLUSIM_LAUNCH(uses_nram_on_every_core, (cnrtDim3_t{4, 1, 1}), cnrtFuncTypeUnion1,
-                          nullptr),
-            cnrtErrorKernelFault);
+  EXPECT_EQ(
+      MLUSIM_LAUNCH(uses_nram_on_every_core, (cnrtDim3_t{4, 1, 1}), cnrtFuncTypeUnion1, nullptr),
+      cnrtErrorKernelFault);
   expect_mentions(mlusimGetLastError(), {"cluster 0 memory core", "__bang_write_value",
                                          "which a memory core does not have", "__is_mpu()"});
 }

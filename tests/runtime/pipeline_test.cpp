@@ -33,7 +33,8 @@ __mlu_global__ void vector_add_pipelined(float *out, const float *a, const float
   for (int i = 0; i < kChunks + 2; ++i) {
     if (i >= 2) __memcpy_async(out + base + (i - 2) * kChunk, a_buf(i - 2), bytes, NRAM2GDRAM);
     if (i >= 1 && i <= kChunks)
-      for (int r = 0; r < kRounds; ++r) __bang_add(a_buf(i - 1), a_buf(i - 1), b_buf(i - 1), kChunk);
+      for (int r = 0; r < kRounds; ++r)
+        __bang_add(a_buf(i - 1), a_buf(i - 1), b_buf(i - 1), kChunk);
     if (i < kChunks) {
       __memcpy_async(a_buf(i), a + base + i * kChunk, bytes, GDRAM2NRAM);
       __memcpy_async(b_buf(i), b + base + i * kChunk, bytes, GDRAM2NRAM);
@@ -72,10 +73,10 @@ AddRun run_vector_add(void (*kernel)(float *, const float *, const float *)) {
   DeviceBuffer<float> da(a), db(b), dout(n);
   cnrtQueue_t q;
   cnrtQueueCreate(&q);
-  EXPECT_EQ(mlusim::launch("vector_add", cnrtDim3_t{4, 1, 1}, cnrtFuncTypeUnion1, q, kernel,
-                           dout.get(), static_cast<const float *>(da.get()),
-                           static_cast<const float *>(db.get())),
-            cnrtSuccess)
+  EXPECT_EQ(
+      mlusim::launch("vector_add", cnrtDim3_t{4, 1, 1}, cnrtFuncTypeUnion1, q, kernel, dout.get(),
+                     static_cast<const float *>(da.get()), static_cast<const float *>(db.get())),
+      cnrtSuccess)
       << mlusimGetLastError();
   mlusimReport_t report;
   mlusimGetLastLaunchReport(q, &report);
@@ -121,8 +122,8 @@ TEST(Pipeline, GuidesThreeStagePipelineIsCorrectAndOverlapsIoWithCompute) {
 }
 
 std::string run_one_core(void (*kernel)(float *), float *gdram) {
-  cnrtRet_t ret = mlusim::launch("pipe_kernel", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, nullptr,
-                                 kernel, gdram);
+  cnrtRet_t ret =
+      mlusim::launch("pipe_kernel", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, nullptr, kernel, gdram);
   return ret == cnrtSuccess ? "" : mlusimGetLastError();
 }
 
@@ -167,7 +168,8 @@ __mlu_global__ void scalar_reads_after_fence(float *gdram) {
 }
 
 void expect_mentions(const std::string &message, std::initializer_list<const char *> parts) {
-  for (const char *p : parts) EXPECT_NE(message.find(p), std::string::npos) << p << " in: " << message;
+  for (const char *p : parts)
+    EXPECT_NE(message.find(p), std::string::npos) << p << " in: " << message;
 }
 
 TEST(Pipeline, ScalarAccessToAnUnfencedCopyIsAHazard) {
@@ -209,8 +211,8 @@ __mlu_global__ void interleaved_strided_copies(float *gdram) {
   __nram_buffer__(float, rows, 256);
   __nram_buffer__(float, src, 128);
   __bang_write_value(src, 128, 2.0f);
-  __memcpy_async(rows, gdram, 16, GDRAM2NRAM, 32, 16, 7);       // rows 0, 2, .. 14
-  __memcpy_async(rows + 4, src, 16, NRAM2NRAM, 32, 16, 7);      // rows 1, 3, .. 15
+  __memcpy_async(rows, gdram, 16, GDRAM2NRAM, 32, 16, 7);   // rows 0, 2, .. 14
+  __memcpy_async(rows + 4, src, 16, NRAM2NRAM, 32, 16, 7);  // rows 1, 3, .. 15
   __sync();
   __memcpy(gdram + 64, rows, 32 * sizeof(float), NRAM2GDRAM);
 }
@@ -257,8 +259,7 @@ TEST(Pipeline, IndependentInstructionsOnDifferentPipesOverlap) {
   auto time_of = [&](void (*kernel)(float *)) {
     cnrtQueue_t q;
     cnrtQueueCreate(&q);
-    EXPECT_EQ(mlusim::launch("overlap", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, q, kernel,
-                             g.get()),
+    EXPECT_EQ(mlusim::launch("overlap", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, q, kernel, g.get()),
               cnrtSuccess);
     mlusimReport_t r;
     mlusimGetLastLaunchReport(q, &r);
