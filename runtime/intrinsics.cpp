@@ -121,7 +121,10 @@ namespace {
 bool meets(const Segments &b, uintptr_t s, uintptr_t e, uintptr_t *lo, uintptr_t *hi) {
   const size_t count = b.stride == 0 ? 1 : b.count;
   size_t j = 0;
-  if (s >= b.lo + b.bytes) j = (s - b.lo - b.bytes) / b.stride + 1;
+  if (s >= b.lo + b.bytes) {
+    if (count == 1) return false;  // also a stride of 0: every segment is the first
+    j = (s - b.lo - b.bytes) / b.stride + 1;
+  }
   if (j >= count) return false;
   const uintptr_t seg_lo = b.lo + j * b.stride;
   if (seg_lo >= e) return false;

@@ -227,6 +227,15 @@ __mlu_global__ void overlapping_strided_copies(float *gdram) {
   __memcpy_async(rows + 4, src, 20, NRAM2NRAM, 32, 20, 6);
 }
 
+// One 16-byte GDRAM row broadcast to 8 NRAM rows (source stride 0): a scalar
+// write past that row is no hazard, one into it is.
+__mlu_global__ void broadcast_then_scalar_writes(float *gdram) {
+  __nram_buffer__(float, rows, 64);
+  __memcpy_async(rows, gdram, 16, GDRAM2NRAM, 32, 0, 7);
+  mlusim::detail::check_scalar_access(gdram + 40, sizeof(float), true);
+  mlusim::detail::check_scalar_access(gdram + 2, sizeof(float), true);
+}
+
 TEST(Pipeline, StridedCopiesConflictOnlyWhereTheirBytesMeet) {
   std::vector<float> host(96, 1.0f);
   DeviceBuffer<float> g(host);
@@ -236,6 +245,8 @@ TEST(Pipeline, StridedCopiesConflictOnlyWhereTheirBytesMeet) {
   expect_mentions(run_one_core(overlapping_strided_copies, g.get()),
                   {"async hazard", "__memcpy_async NRAM2NRAM writes NRAM +0x20 (4 bytes)",
                    "__memcpy_async GDRAM2NRAM (instruction #2, IO pipe) still writes it"});
+  expect_mentions(run_one_core(broadcast_then_scalar_writes, g.get()),
+                  {"scalar code overwrites the source", "(4 bytes)", "(instruction #1, IO pipe)"});
 }
 
 // A load issued after a compute overlaps it: independent instructions on
