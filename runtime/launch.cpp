@@ -128,6 +128,7 @@ void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gan
   c.cluster_dim = is_union ? gang : 1;
   c.wave = wave;
   c.sync_epoch = 0;
+  c.issued = 0;  // fault messages number the instructions of the task
   c.nram_declared = c.wram_declared = c.sram_declared = 0;
 }
 

@@ -23,8 +23,9 @@ constexpr int kRounds = 17;   // vector adds per stage (about the IO of a stage)
 // and b of chunk i; the sum overwrites a. In the guide's issue order: store
 // chunk i-2, compute chunk i-1, load chunk i, then one fence. The store of
 // i-2 and the load of i use the same buffer in the same (IO) queue.
-__mlu_global__ void vector_add_pipelined(float *out, const float *a, const float *b) {
-  if (__is_mpu()) return;
+// `fence` ends each step: __sync_io_move_compute() (the guide's template 2) or
+// __sync_all_ipu() (its vector-add sample, after the memory core returned).
+__mlu_func__ void vector_add_pipeline(float *out, const float *a, const float *b, void (*fence)()) {
   __nram_buffer__(float, nram, 4 * kChunk);
   auto a_buf = [&](int i) { return nram + (i % 2) * 2 * kChunk; };
   auto b_buf = [&](int i) { return a_buf(i) + kChunk; };
@@ -39,8 +40,17 @@ __mlu_global__ void vector_add_pipelined(float *out, const float *a, const float
       __memcpy_async(a_buf(i), a + base + i * kChunk, bytes, GDRAM2NRAM);
       __memcpy_async(b_buf(i), b + base + i * kChunk, bytes, GDRAM2NRAM);
     }
-    __sync_io_move_compute();
+    fence();
   }
+}
+
+__mlu_global__ void vector_add_pipelined(float *out, const float *a, const float *b) {
+  if (__is_mpu()) return;
+  vector_add_pipeline(out, a, b, __sync_io_move_compute);
+}
+__mlu_global__ void vector_add_pipelined_all_ipu(float *out, const float *a, const float *b) {
+  if (__is_mpu()) return;
+  vector_add_pipeline(out, a, b, __sync_all_ipu);
 }
 
 // The same work, one stage at a time with synchronous copies.
@@ -111,6 +121,14 @@ TEST(Pipeline, GuidesThreeStagePipelineIsCorrectAndOverlapsIoWithCompute) {
   const AddRun pipelined = run_vector_add(vector_add_pipelined);
   EXPECT_EQ(pipelined.wrong, 0);
   EXPECT_NEAR(pipelined.device_us, expected_us, 0.1 * expected_us);
+
+  // The sample's barrier as the fence: the 4 cores step together, each step
+  // costs one barrier latency more.
+  const AddRun with_barrier = run_vector_add(vector_add_pipelined_all_ipu);
+  EXPECT_EQ(with_barrier.wrong, 0);
+  EXPECT_NEAR(with_barrier.device_us,
+              expected_us + (kChunks + 2) * spec.barrier_latency_cycles / cycles_per_us,
+              0.1 * expected_us);
 
   const AddRun serial = run_vector_add(vector_add_serial);
   EXPECT_EQ(serial.wrong, 0);
