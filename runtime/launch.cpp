@@ -251,6 +251,10 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     for (size_t t = first; t < tasks && !scheduler.aborted(); t += threads, ++wave) {
       set_task(c, t, tasks, dim, gang, cpc, wave);
       try {
+        // A cluster runs one UnionN task at a time: the next wave starts when
+        // every core of the cluster (memory core included) ended the last.
+        if (wave > 0 && is_union)
+          scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
         body();
       } catch (const KernelFault &f) {
         scheduler.report_fault(f.message);

@@ -28,11 +28,13 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   int clusters = 0;
   for (const CoreContext &c : cores) clusters = std::max(clusters, c.physical_cluster + 1);
   clusters_.resize(clusters);
+  task_ends_.resize(clusters);
   const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
   unions_.resize(unions);
   union_ipus_.resize(unions);
   for (int k = 0; k < clusters; ++k) {
     clusters_[k].clusters = {k};
+    task_ends_[k].clusters = {k};
     if (unions > 0) unions_[k / union_clusters].clusters.push_back(k);
   }
   for (size_t i = 0; i < cores.size(); ++i) {
@@ -40,6 +42,7 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
     k.ctx = &cores[i];
     k.fiber = pooled_fiber(i);
     clusters_[k.ctx->physical_cluster].participants.push_back(&k);
+    task_ends_[k.ctx->physical_cluster].participants.push_back(&k);
     if (unions == 0) continue;
     unions_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
     if (!k.ctx->is_mpu)
@@ -150,7 +153,8 @@ void Scheduler::on_parked(Core &core) {
 
 void Scheduler::on_finished(Core &core) {
   core.state = Core::kDone;
-  std::vector<Barrier *> mine = {&clusters_[core.ctx->physical_cluster]};
+  std::vector<Barrier *> mine = {&clusters_[core.ctx->physical_cluster],
+                                 &task_ends_[core.ctx->physical_cluster]};
   if (!unions_.empty()) {
     mine.push_back(&unions_[core.ctx->physical_cluster / union_clusters_]);
     if (!core.ctx->is_mpu)
@@ -177,11 +181,16 @@ void Scheduler::wake_with_fault(Barrier &b, const std::string &why) {
 }
 
 void Scheduler::declare_deadlock() {
-  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_})
-    for (Barrier &b : *group)
-      if (!b.waiting.empty())
-        wake_with_fault(b, "every unfinished core waits at a barrier that cannot complete (a "
-                           "deadlock on hardware). " + who_waits(b));
+  std::string parked;
+  for (const Core &k : cores_)
+    if (k.parked_at != nullptr)
+      parked += fmt::format("{}{} at {}", parked.empty() ? "" : ", ", detail::core_name(*k.ctx),
+                            k.parked_op);
+  const std::string why =
+      "every unfinished core waits at a barrier that cannot complete (a deadlock on hardware): " +
+      parked;
+  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_, &task_ends_})
+    for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
 void Scheduler::report_fault(const std::string &message) {
@@ -189,7 +198,7 @@ void Scheduler::report_fault(const std::string &message) {
   if (first_fault_.empty()) first_fault_ = message;
   aborted_ = true;
   const std::string why = "launch aborted by a fault on another core";
-  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_})
+  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_, &task_ends_})
     for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
@@ -198,6 +207,7 @@ Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope sco
     case BarrierScope::kCluster: return clusters_[c.physical_cluster];
     case BarrierScope::kUnion: return unions_[c.physical_cluster / union_clusters_];
     case BarrierScope::kUnionIpu: return union_ipus_[c.physical_cluster / union_clusters_];
+    case BarrierScope::kTaskEnd: return task_ends_[c.physical_cluster];
   }
   return clusters_[c.physical_cluster];
 }
@@ -210,7 +220,8 @@ void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   me.wake_fault.clear();
   Fiber::park();  // the worker records the arrival once this core is off its stack
   if (!me.wake_fault.empty()) detail::fault(c, fmt::format("{}: {}", op, me.wake_fault));
-  c.now = me.release + c.cost.barrier_latency;
+  // The next task starts when the cluster is free; a barrier instruction costs more.
+  c.now = me.release + (scope == BarrierScope::kTaskEnd ? 0 : c.cost.barrier_latency);
 }
 
 }  // namespace mlusim

@@ -24,6 +24,7 @@ enum class BarrierScope {
   kCluster,   // __sync_cluster: one physical cluster's cores and memory core
   kUnion,     // __sync_all: every core and memory core of one UnionN task
   kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
+  kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
 };
 
 class Scheduler {
@@ -72,7 +73,7 @@ class Scheduler {
 
   std::vector<Core> cores_;
   std::vector<std::vector<int>> units_;
-  std::vector<Barrier> clusters_, unions_, union_ipus_;
+  std::vector<Barrier> clusters_, unions_, union_ipus_, task_ends_;
   int union_clusters_;
   size_t next_unit_ = 0;
   int alive_workers_ = -1, idle_workers_ = 0;

@@ -130,4 +130,21 @@ TEST(Barrier, UnionWideBarrierCompletesInsideAParallelRegion) {
   EXPECT_EQ(count.download()[0], 32);
 }
 
+// 64 tasks on 32 cores: two waves. In the first, core 0 of each cluster skips
+// the barrier its cluster waits at; its next task may not start (the cluster
+// still runs the first Union1 task), so its __sync_cluster there cannot stand in.
+__mlu_global__ void core_zero_skips_barrier_in_first_wave() {
+  if (taskId < 32 && coreId == 0) return;
+  __sync_cluster();
+}
+
+TEST(Barrier, WavesDoNotMeetAtOneBarrier) {
+  EXPECT_EQ(MLUSIM_LAUNCH(core_zero_skips_barrier_in_first_wave, (cnrtDim3_t{4, 16, 1}),
+                          cnrtFuncTypeUnion1, nullptr),
+            cnrtErrorKernelFault);
+  expect_mentions(mlusimGetLastError(),
+                  {"deadlock", "cluster 0 core 1 at __sync_cluster",
+                   "cluster 0 core 0 at the start of its next task"});
+}
+
 }  // namespace
