@@ -72,6 +72,15 @@ typedef enum {
 } mlusimDirection_t;
 const char *mlusimDirectionName(int direction);
 
+/* The pipes of a simulated core (docs/cost_model.md), indexing core_pipe_busy_us. */
+typedef enum {
+  MLUSIM_PIPE_IO = 0,  /* IO-DMA: copies touching GDRAM, atomics */
+  MLUSIM_PIPE_MOVE,    /* Move-DMA: on-chip copies */
+  MLUSIM_PIPE_VECTOR,  /* vector intrinsics */
+  MLUSIM_PIPE_TENSOR,  /* matrix/conv intrinsics */
+  MLUSIM_PIPE_COUNT
+} mlusimPipe_t;
+
 /* What one launch, or one operator call (all its launches), cost on the
  * simulated device. Efficiencies follow mlu-ops' performance standard and are
  * -1 when the operator declared no theory figure. */
@@ -85,9 +94,11 @@ typedef struct {
   double vector_ops_half;
   double vector_ops_int;
   double atomic_elements;
-  int cores;
-  double core_io_busy_us[MLUSIM_MAX_CORES];      /* IO and on-chip move lanes */
-  double core_compute_busy_us[MLUSIM_MAX_CORES]; /* vector lane */
+  int cores;                   /* compute cores: the first entries of the per-core arrays */
+  int memory_cores;            /* memory cores (UNION launches): the entries after them */
+  double core_io_busy_us[MLUSIM_MAX_CORES];      /* IO and Move-DMA pipes */
+  double core_compute_busy_us[MLUSIM_MAX_CORES]; /* vector and tensor pipes */
+  double core_pipe_busy_us[MLUSIM_MAX_CORES][MLUSIM_PIPE_COUNT];
   double theory_io_bytes;
   double theory_ops;
   int theory_dtype;            /* mlu-ops dtype whose peak compute efficiency uses */

@@ -13,6 +13,16 @@
 
 namespace mlusim {
 
+const char *pipe_name(uint8_t pipe) {
+  switch (pipe) {
+    case kIoPipe: return "IO";
+    case kMovePipe: return "move";
+    case kVectorPipe: return "vector";
+    case kTensorPipe: return "tensor";
+  }
+  return "stream";
+}
+
 const char *space_name(Space s) {
   switch (s) {
     case Space::kNram: return "NRAM";
@@ -28,11 +38,16 @@ namespace detail {
 
 thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec"))) = nullptr;
 
+std::string core_name(const CoreContext &c) {
+  return c.is_mpu ? fmt::format("cluster {} memory core", c.physical_cluster)
+                  : fmt::format("cluster {} core {}", c.physical_cluster, c.core_in_cluster);
+}
+
 void fault(const CoreContext &c, const std::string &what) {
   const char *kernel = c.launch != nullptr ? c.launch->kernel : "(none)";
   const std::string at = c.where != nullptr ? fmt::format(" at {}", c.where) : std::string();
-  throw KernelFault{fmt::format("kernel '{}' [cluster {} core {}, task {}]{}: {}", kernel,
-                                c.physical_cluster, c.core_in_cluster, c.task_id, at, what)};
+  throw KernelFault{fmt::format("kernel '{}' [{}, task {}]{}: {}", kernel, core_name(c), c.task_id,
+                                at, what)};
 }
 
 namespace {
@@ -69,6 +84,12 @@ std::string where(const CoreContext &c, const void *p, Space *space_out) {
 
 void fault_bounds(const CoreContext &c, const char *op, const char *operand, Space expected,
                   const void *p, size_t bytes) {
+  if (c.is_mpu && (expected == Space::kNram || expected == Space::kWram))
+    fault(c, fmt::format("{}: {} must be in {}, which a memory core does not have (a UNION "
+                         "launch runs the kernel on each cluster's memory core too: start it "
+                         "with `if (__is_mpu()) return;` as mlu-ops kernels do, or guard this "
+                         "code with `if (__is_ipu())`)",
+                         op, operand, space_name(expected)));
   Space actual;
   std::string at = where(c, p, &actual);
   if (actual == expected && expected != Space::kGdram) {
@@ -96,16 +117,62 @@ void fault_alignment(const CoreContext &c, const char *op, const char *operand, 
                        c.cost.vector_count_align));
 }
 
-void hazard_check(const CoreContext &c, const char *op, uintptr_t lo, uintptr_t hi, bool write) {
-  for (const PendingCopy &p : c.pending) {
-    bool hits_dst = lo < p.dst_hi && p.dst_lo < hi;
-    bool hits_src = write && lo < p.src_hi && p.src_lo < hi;
-    if (!hits_dst && !hits_src) continue;
-    fault(c, fmt::format("{} {} [{:#x}, {:#x}) while {} into [{:#x}, {:#x}) from [{:#x}, {:#x}) "
-                         "is still in flight: add a __sync() before it (async hazard)",
-                         op, write ? (hits_dst ? "writes" : "overwrites the source") : "reads", lo,
-                         hi, p.op, p.dst_lo, p.dst_hi, p.src_lo, p.src_hi));
+namespace {
+
+// The first bytes where a segment of `b` meets [s, e), if any: the first
+// segment of b ending after s is the only candidate that may start before e.
+bool meets(const Segments &b, uintptr_t s, uintptr_t e, uintptr_t *lo, uintptr_t *hi) {
+  const size_t count = b.stride == 0 ? 1 : b.count;
+  size_t j = 0;
+  if (s >= b.lo + b.bytes) {
+    if (count == 1) return false;  // also a stride of 0: every segment is the first
+    j = (s - b.lo - b.bytes) / b.stride + 1;
   }
+  if (j >= count) return false;
+  const uintptr_t seg_lo = b.lo + j * b.stride;
+  if (seg_lo >= e) return false;
+  *lo = std::max(s, seg_lo);
+  *hi = std::min(e, seg_lo + b.bytes);
+  return true;
+}
+
+}  // namespace
+
+bool first_overlap(const Segments &a, const Segments &b, uintptr_t *lo, uintptr_t *hi) {
+  if (a.bytes == 0 || b.bytes == 0 || !overlaps(a.lo, a.hi(), b.lo, b.hi())) return false;
+  const Segments &few = a.count <= b.count ? a : b, &many = a.count <= b.count ? b : a;
+  const size_t count = few.stride == 0 ? 1 : few.count;
+  for (size_t i = 0; i < count; ++i) {
+    const uintptr_t s = few.lo + i * few.stride;
+    if (meets(many, s, s + few.bytes, lo, hi)) return true;
+  }
+  return false;
+}
+
+std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi) {
+  Space s;
+  return fmt::format("{} ({} bytes)", where(c, reinterpret_cast<const void *>(lo), &s), hi - lo);
+}
+
+void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
+                  Pipe own) {
+  for (const PendingCopy &p : c.pending) {
+    if (p.pipe == own) continue;  // one DMA queue runs its copies in order
+    uintptr_t lo, hi;
+    const bool hits_dst = first_overlap(range, p.dst, &lo, &hi);
+    if (!hits_dst && !(write && first_overlap(range, p.src, &lo, &hi))) continue;
+    fault(c, fmt::format(
+                 "async hazard: {} {} {} (instruction #{}) while {} (instruction #{}, {} pipe) "
+                 "still {} it: fence the copy (__sync_{}() or __sync()) before this access",
+                 op, write ? (hits_dst ? "writes" : "overwrites the source") : "reads",
+                 describe_range(c, lo, hi), c.issued + 1, p.op, p.seq, pipe_name(p.pipe),
+                 hits_dst ? "writes" : "reads", p.pipe == kIoPipe ? "io" : "move"));
+  }
+}
+
+void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write) {
+  hazard_check(c, "scalar code", Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write,
+               kPipeCount);
 }
 
 void record_event(CoreContext &c, const TraceEvent &e) { c.events.push_back(e); }
@@ -124,6 +191,67 @@ const char *copy_label(bool async, mluMemcpyDirection_t dir) {
   return labels[async][dir].c_str();
 }
 
+namespace {
+
+void move_data(const Segments &dst, const Segments &src) {
+  auto *to = reinterpret_cast<std::byte *>(dst.lo);
+  auto *from = reinterpret_cast<const std::byte *>(src.lo);
+  if (dst.stride == dst.bytes && src.stride == src.bytes) {
+    std::memmove(to, from, dst.bytes * dst.count);
+    return;
+  }
+  for (size_t i = 0; i < dst.count; ++i)
+    std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);
+}
+
+// The async copies of the pipes in `mask` land, in issue order.
+void land_copies(CoreContext &c, unsigned mask) {
+  auto kept = c.pending.begin();
+  for (auto it = c.pending.begin(); it != c.pending.end(); ++it) {
+    if ((mask >> it->pipe) & 1u)
+      move_data(it->dst, it->src);
+    else
+      *kept++ = *it;
+  }
+  c.pending.erase(kept, c.pending.end());
+}
+
+constexpr unsigned bit(Pipe p) { return 1u << p; }
+constexpr unsigned kAllPipes = (1u << kPipeCount) - 1;
+
+// SRAM is shared by a cluster's cores and its memory core: two of them touching
+// the same bytes, one writing, with no barrier between them, is a race.
+void check_sram_race(CoreContext &c, const char *op, const Segments &range, bool write) {
+  if (!c.launch->is_union) return;  // BLOCK tasks share no SRAM (and run on any worker)
+  SramLog &log = c.launch->sram_logs[c.physical_cluster];
+  for (const SramAccess &a : log.accesses) {
+    if (a.core == c.core_in_cluster || a.wave != c.wave || a.epoch != c.sync_epoch ||
+        !(write || a.write))
+      continue;
+    uintptr_t lo, hi;
+    if (!first_overlap(range, a.range, &lo, &hi)) continue;
+    fault(c, fmt::format("SRAM race: {} {} {} (instruction #{}) that {} {} with {} (its "
+                         "instruction #{}) with no __sync_cluster() between them",
+                         op, write ? "writes" : "reads", describe_range(c, lo, hi), c.issued + 1,
+                         a.mpu ? std::string("the memory core") : fmt::format("core {}", a.core),
+                         a.write ? "wrote" : "read", a.op, a.seq));
+  }
+  if (log.accesses.size() < SramLog::kMaxAccesses)
+    log.accesses.push_back(SramAccess{range, c.core_in_cluster, c.is_mpu, c.wave, c.sync_epoch,
+                                      write, op, c.issued + 1});
+}
+
+double copy_cycles(CoreContext &c, const DirectionInfo &d, size_t n, size_t segs) {
+  if (d.dst == Space::kGdram || d.src == Space::kGdram) {
+    double traffic = gdram_granules(n, segs) * ((d.dst == d.src) ? 2 : 1);
+    c.gdram_traffic += traffic;
+    return c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
+  }
+  return c.cost.onchip_latency + static_cast<double>(n * segs) / c.cost.onchip_bytes_per_cycle;
+}
+
+}  // namespace
+
 void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirection_t dir,
           int dst_stride, int src_stride, int segnum, bool async) {
   CoreContext &c = this_core();
@@ -133,56 +261,79 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
     fault(c, fmt::format("{} {}: negative size {}, stride ({}, {}) or segnum {}", op, dir_name,
                          size, dst_stride, src_stride, segnum));
   const size_t n = static_cast<size_t>(size), segs = static_cast<size_t>(segnum) + 1;
-  const size_t dst_extent = (segs - 1) * static_cast<size_t>(dst_stride) + n;
-  const size_t src_extent = (segs - 1) * static_cast<size_t>(src_stride) + n;
+  const Segments to{reinterpret_cast<uintptr_t>(dst), n, static_cast<size_t>(dst_stride), segs};
+  const Segments from{reinterpret_cast<uintptr_t>(src), n, static_cast<size_t>(src_stride), segs};
   const char *label = copy_label(async, dir);
-  require_space(c, label, "dst", d.dst, dst, dst_extent);
-  require_space(c, label, "src", d.src, src, src_extent);
-  check_read(c, op, src, src_extent);
-  check_write(c, op, dst, dst_extent);
-
-  auto *to = static_cast<std::byte *>(dst);
-  auto *from = static_cast<const std::byte *>(src);
-  if (static_cast<size_t>(dst_stride) == n && static_cast<size_t>(src_stride) == n) {
-    std::memmove(to, from, n * segs);
-  } else {
-    for (size_t i = 0; i < segs; ++i) std::memmove(to + i * dst_stride, from + i * src_stride, n);
+  require_space(c, label, "dst", d.dst, dst, to.hi() - to.lo);
+  require_space(c, label, "src", d.src, src, from.hi() - from.lo);
+  // A synchronous copy waits for the async copies queued before it on its pipe.
+  if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
+  if (!c.pending.empty()) {
+    hazard_check(c, label, from, false, d.pipe);
+    hazard_check(c, label, to, true, d.pipe);
   }
+  if (d.src == Space::kSram) check_sram_race(c, label, from, false);
+  if (d.dst == Space::kSram) check_sram_race(c, label, to, true);
 
-  double cycles;
-  if (d.dst == Space::kGdram || d.src == Space::kGdram) {
-    double traffic = gdram_granules(n, segs) * ((d.dst == d.src) ? 2 : 1);
-    c.gdram_traffic += traffic;
-    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
-  } else {
-    cycles = c.cost.onchip_latency + static_cast<double>(n * segs) / c.cost.onchip_bytes_per_cycle;
-  }
   c.bytes_moved[dir] += static_cast<double>(n * segs);
-  account(c, d.lane, cycles, async, op, dir_name, dst, src, n * segs);
-  if (async) {
-    auto dl = reinterpret_cast<uintptr_t>(dst), sl = reinterpret_cast<uintptr_t>(src);
-    c.pending.push_back(PendingCopy{dl, dl + dst_extent, sl, sl + src_extent, d.lane, op});
-  }
+  const double cycles = copy_cycles(c, d, n, segs);
+  issue(c, d.pipe, cycles, async, access_of(dst, to.hi() - to.lo, src, from.hi() - from.lo,
+                                            nullptr, 0),
+        op, dir_name, dst, src, n * segs);
+  if (async)
+    c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.issued});
+  else
+    move_data(to, from);
 }
 
 void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
                     size_t elements) {
   CoreContext &c = this_core();
   require_gdram(c, op, "dst", gdram_dst, bytes);
+  if (!c.pending.empty()) land_copies(c, bit(kIoPipe));  // in order on the IO queue
   if (nram_src != nullptr) {
     require_onchip(c, op, "src", Space::kNram, nram_src, bytes);
-    check_read(c, op, nram_src, bytes);
+    check_read(c, op, nram_src, bytes, kIoPipe);
   }
-  check_write(c, op, gdram_dst, bytes);
+  check_write(c, op, gdram_dst, bytes, kIoPipe);
   double traffic = 2 * gdram_granules(bytes, 1);  // read-modify-write
   c.gdram_traffic += traffic;
   c.atomic_elems += static_cast<double>(elements);
-  account(c, kIoLane, c.cost.atomic_latency + traffic / c.cost.gdram_bytes_per_cycle, false, op,
-          "GDRAM", gdram_dst, nram_src, bytes);
+  issue(c, kIoPipe, c.cost.atomic_latency + traffic / c.cost.gdram_bytes_per_cycle, false,
+        access_of(gdram_dst, bytes, nram_src, nram_src != nullptr ? bytes : 0, nullptr, 0), op,
+        "GDRAM", gdram_dst, nram_src, bytes);
+}
+
+void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
+                  double cycles) {
+  CoreContext &c = this_core();
+  require_onchip(c, op, "dst", dst.space, dst.p, dst.bytes);
+  Access a = access_of(dst.p, dst.bytes, nullptr, 0, nullptr, 0);
+  int n = 0;
+  for (const TensorOperand &s : srcs) {
+    require_onchip(c, op, "src", s.space, s.p, s.bytes);
+    check_read(c, op, s.p, s.bytes);
+    // Two read ranges are tracked for timing: the first source and the hull of the rest.
+    const auto lo = reinterpret_cast<uintptr_t>(s.p), hi = lo + s.bytes;
+    if (n++ == 0) {
+      a.r0_lo = lo, a.r0_hi = hi;
+    } else {
+      a.r1_lo = a.r1_hi == 0 ? lo : std::min(a.r1_lo, lo);
+      a.r1_hi = std::max(a.r1_hi, hi);
+    }
+  }
+  check_write(c, op, dst.p, dst.bytes);
+  issue(c, kTensorPipe, cycles, false, a, op, "tensor", dst.p,
+        srcs.size() > 0 ? srcs.begin()->p : nullptr, dst.bytes);
 }
 
 std::byte *declare_onchip(Space space, size_t bytes, const char *name) {
   CoreContext &c = this_core();
+  if (c.is_mpu && space != Space::kSram) {
+    // BANG's __nram__ arrays are static: the memory core passes their
+    // declaration but owns no NRAM/WRAM; any intrinsic on them faults.
+    return nullptr;
+  }
   std::byte *base = space == Space::kNram ? c.nram : space == Space::kSram ? c.sram : c.wram;
   size_t &declared = space == Space::kNram   ? c.nram_declared
                      : space == Space::kSram ? c.sram_declared
@@ -199,34 +350,50 @@ std::byte *declare_onchip(Space space, size_t bytes, const char *name) {
 }
 
 namespace {
-void wait_lane(CoreContext &c, Lane lane) {
-  c.now = std::max(c.now, c.lane_free[lane]);
-  c.pending.erase(std::remove_if(c.pending.begin(), c.pending.end(),
-                                 [lane](const PendingCopy &p) { return p.lane == lane; }),
-                  c.pending.end());
+
+// The stream waits for the pipes in `mask`; their async copies land.
+void fence(const char *op, unsigned mask) {
+  CoreContext &c = this_core();
+  const double before = c.now;
+  for (int p = 0; p < kPipeCount; ++p)
+    if ((mask >> p) & 1u) c.now = std::max(c.now, c.pipe_free[p]);
+  if (!c.pending.empty()) land_copies(c, mask);
+  if (c.tracing && c.now > before)
+    record_event(c, TraceEvent{op, "wait", kStreamLane, false, before, before, before, c.now,
+                               nullptr, nullptr, 0});
 }
 
-void barrier(bool whole_launch, const char *op) {
+void barrier(BarrierScope scope, const char *op) {
   CoreContext &c = this_core();
   if (!c.launch->is_union)
     fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
-  __sync();
-  c.launch->scheduler->barrier(c, whole_launch, op);
+  if (scope == BarrierScope::kUnionIpu && c.is_mpu)
+    fault(c, fmt::format("{} is for the compute cores; the memory core does not take part", op));
+  fence(op, kAllPipes);
+  const double arrival = c.now;
+  c.launch->scheduler->barrier(c, scope, op);
+  ++c.sync_epoch;
+  if (c.tracing)
+    record_event(c, TraceEvent{op, "barrier", kStreamLane, false, arrival, arrival, arrival,
+                               c.now, nullptr, nullptr, 0});
 }
+
 }  // namespace
 
 }  // namespace detail
 }  // namespace mlusim
 
-using mlusim::this_core;
+using mlusim::BarrierScope;
+using mlusim::detail::bit;
+using mlusim::detail::fence;
 
-void __sync() {
-  auto &c = this_core();
-  c.now = c.finish();
-  c.pending.clear();
+void __sync() { fence("__sync", mlusim::detail::kAllPipes); }
+void __sync_io() { fence("__sync_io", bit(mlusim::kIoPipe)); }
+void __sync_move() { fence("__sync_move", bit(mlusim::kMovePipe)); }
+void __sync_compute() {
+  fence("__sync_compute", bit(mlusim::kVectorPipe) | bit(mlusim::kTensorPipe));
 }
-void __sync_io() { mlusim::detail::wait_lane(this_core(), mlusim::kIoLane); }
-void __sync_move() { mlusim::detail::wait_lane(this_core(), mlusim::kMoveLane); }
-void __sync_compute() { mlusim::detail::wait_lane(this_core(), mlusim::kComputeLane); }
-void __sync_cluster() { mlusim::detail::barrier(false, "__sync_cluster"); }
-void __sync_all() { mlusim::detail::barrier(true, "__sync_all"); }
+void __sync_io_move_compute() { fence("__sync_io_move_compute", mlusim::detail::kAllPipes); }
+void __sync_cluster() { mlusim::detail::barrier(BarrierScope::kCluster, "__sync_cluster"); }
+void __sync_all() { mlusim::detail::barrier(BarrierScope::kUnion, "__sync_all"); }
+void __sync_all_ipu() { mlusim::detail::barrier(BarrierScope::kUnionIpu, "__sync_all_ipu"); }

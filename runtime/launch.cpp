@@ -6,6 +6,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/memory.h"
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
 #include "runtime/logging.h"
@@ -22,6 +23,10 @@ namespace {
 
 thread_local std::string t_last_error;
 
+// The instruction stream issues one instruction per cycle (an estimate:
+// docs/cost_model.md).
+constexpr double kIssueCycles = 1;
+
 CostParams make_cost(const DeviceSpec &s, int active_cores) {
   const int in_cluster = std::min(active_cores, s.cores_per_cluster);
   const double share_gbps = std::min(s.gdram_gbps / active_cores, s.cluster_gbps / in_cluster);
@@ -34,6 +39,7 @@ CostParams make_cost(const DeviceSpec &s, int active_cores) {
   p.vector_latency = s.vector_latency_cycles;
   p.atomic_latency = s.atomic_latency_cycles;
   p.barrier_latency = s.barrier_latency_cycles;
+  p.issue_cycles = kIssueCycles;
   p.nram_align_mask = static_cast<uintptr_t>(s.nram_align_bytes - 1);
   p.vector_count_align = static_cast<size_t>(s.vector_count_align_bytes);
   p.transpose_align = static_cast<size_t>(s.transpose_align_bytes);
@@ -60,17 +66,22 @@ std::string check_dims(const DeviceSpec &spec, cnrtDim3_t dim, int gang) {
   if (tasks > (size_t{1} << 31)) return fmt::format("{} tasks is more than 2^31", tasks);
   if (gang == 0) return "";
   if (gang > spec.clusters)
-    return fmt::format("UNION{} needs {} clusters; {} has {}", gang, gang, spec.name,
-                       spec.clusters);
-  if (dim.x % spec.cores_per_cluster != 0 ||
-      tasks % (size_t(gang) * spec.cores_per_cluster) != 0)
-    return fmt::format("UNION{} needs dim.x a multiple of {} and dim.x*dim.y*dim.z a multiple of {}",
-                       gang, spec.cores_per_cluster, gang * spec.cores_per_cluster);
+    return fmt::format("UNION{} needs {} clusters (N is a power of two no larger than the "
+                       "cluster count); {} has {}",
+                       gang, gang, spec.name, spec.clusters);
+  const unsigned group = static_cast<unsigned>(gang * spec.cores_per_cluster);
+  if (dim.x % group != 0)
+    return fmt::format("UNION{} needs dim.x a multiple of {} ({} cores x {} clusters); dim.x is {}",
+                       gang, group, spec.cores_per_cluster, gang, dim.x);
   return "";
 }
 
-void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, bool is_union,
-              int cores_per_cluster, int clusters_used) {
+// The BANG built-in variables of `task`. A UnionN task is N clusters of
+// consecutive task ids: clusterId counts within it and clusterDim is N. A BLOCK
+// task sees itself as a lone core. The memory core sees its cluster's first task
+// with coreId 0x80.
+void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gang,
+              int cores_per_cluster, int wave) {
   c.task_id = static_cast<int>(task);
   c.task_dim = static_cast<int>(tasks);
   c.task_dim_x = static_cast<int>(dim.x);
@@ -79,12 +90,33 @@ void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, bool is
   c.task_id_x = static_cast<int>(task % dim.x);
   c.task_id_y = static_cast<int>((task / dim.x) % dim.y);
   c.task_id_z = static_cast<int>(task / (size_t{dim.x} * dim.y));
-  // A BLOCK task sees itself as a lone core; a union task sees its cluster.
-  c.core_id = is_union ? c.core_in_cluster : 0;
+  const bool is_union = gang > 0;
+  const size_t group = static_cast<size_t>(gang) * cores_per_cluster;
+  c.core_id = c.is_mpu ? kMpuCoreId : is_union ? static_cast<int>(task % cores_per_cluster) : 0;
   c.core_dim = is_union ? cores_per_cluster : 1;
-  c.cluster_id = is_union ? c.physical_cluster : 0;
-  c.cluster_dim = is_union ? clusters_used : 1;
+  c.cluster_id = is_union ? static_cast<int>(task % group / cores_per_cluster) : 0;
+  c.cluster_dim = is_union ? gang : 1;
+  c.wave = wave;
+  c.sync_epoch = 0;
+  c.issued = 0;  // fault messages number the instructions of the task
   c.nram_declared = c.wram_declared = c.sram_declared = 0;
+}
+
+// Which cores each worker claims together: a cluster and its memory core for
+// UNION launches (they meet at __sync_cluster), one core for BLOCK.
+std::vector<std::vector<int>> make_units(int compute_cores, int memory_cores, int per_cluster) {
+  std::vector<std::vector<int>> units;
+  if (memory_cores == 0) {
+    for (int i = 0; i < compute_cores; ++i) units.push_back({i});
+    return units;
+  }
+  for (int k = 0; k < memory_cores; ++k) {
+    units.emplace_back();
+    for (int i = k * per_cluster; i < std::min(compute_cores, (k + 1) * per_cluster); ++i)
+      units.back().push_back(i);
+    units.back().push_back(compute_cores + k);
+  }
+  return units;
 }
 
 mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
@@ -92,7 +124,12 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   mlusimReport_t r{};
   std::snprintf(r.name, sizeof(r.name), "%s", name);
   r.launches = 1;
-  r.cores = static_cast<int>(std::min<size_t>(cores.size(), MLUSIM_MAX_CORES));
+  // Compute cores first, then the memory cores, as the launch lays them out.
+  const size_t memory_cores = static_cast<size_t>(
+      std::count_if(cores.begin(), cores.end(), [](const CoreContext &c) { return c.is_mpu; }));
+  const size_t listed = std::min<size_t>(cores.size(), MLUSIM_MAX_CORES);
+  r.cores = static_cast<int>(std::min(cores.size() - memory_cores, listed));
+  r.memory_cores = static_cast<int>(listed - r.cores);
   const double cycles_per_us = spec.clock_ghz * 1e3;
   double finish = 0;
   for (size_t i = 0; i < cores.size(); ++i) {
@@ -104,9 +141,12 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
     r.vector_ops_half += c.vector_elems_half;
     r.vector_ops_int += c.vector_elems_int;
     r.atomic_elements += c.atomic_elems;
-    if (static_cast<int>(i) < r.cores) {
-      r.core_io_busy_us[i] = (c.lane_busy[kIoLane] + c.lane_busy[kMoveLane]) / cycles_per_us;
-      r.core_compute_busy_us[i] = c.lane_busy[kComputeLane] / cycles_per_us;
+    if (i < listed) {
+      for (int p = 0; p < kPipeCount; ++p)
+        r.core_pipe_busy_us[i][p] = c.pipe_busy[p] / cycles_per_us;
+      r.core_io_busy_us[i] = r.core_pipe_busy_us[i][kIoPipe] + r.core_pipe_busy_us[i][kMovePipe];
+      r.core_compute_busy_us[i] =
+          r.core_pipe_busy_us[i][kVectorPipe] + r.core_pipe_busy_us[i][kTensorPipe];
     }
   }
   // No launch beats the device's GDRAM bandwidth, however its cores share it.
@@ -115,6 +155,9 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   compute_efficiency(r);
   return r;
 }
+
+// A task ends when its pipes drain; its async copies land.
+void end_task() { __sync(); }
 
 std::mutex g_launch_mutex;  // one kernel on the device at a time
 
@@ -149,49 +192,58 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   OnchipMemory &mem = OnchipMemory::prepare(spec);
   const GdramLease lease;  // cnrtFree refuses what the launch may use
 
-  std::vector<CoreContext> cores(threads);
-  Scheduler scheduler(cores, is_union ? cpc : 1, cpc);
+  const int memory_cores = is_union ? clusters_used : 0;
+  std::vector<CoreContext> cores(threads + memory_cores);
   OnchipLayout layout(spec.name, cores);
-  LaunchShared shared{name, is_union, &scheduler, &layout};
+  LaunchShared shared{name, is_union, nullptr, &layout, std::vector<SramLog>(clusters_used)};
   const CostParams cost = make_cost(spec, threads);
-  for (int i = 0; i < threads; ++i) {
+  for (int i = 0; i < threads + memory_cores; ++i) {
     CoreContext &c = cores[i];
     c.launch = &shared;
     c.launch_serial = layout.serial();
     c.gdram = &lease.snapshot();
     c.cost = cost;
     c.physical_core = i;
-    c.physical_cluster = i / cpc;
-    c.core_in_cluster = i % cpc;
-    c.nram = mem.nram(i);
-    c.nram_capacity = nram_usable(spec);
-    c.wram = mem.wram(i);
-    c.wram_capacity = spec.wram_bytes;
+    c.is_mpu = i >= threads;
+    c.physical_cluster = c.is_mpu ? i - threads : i / cpc;
+    c.core_in_cluster = c.is_mpu ? cpc : i % cpc;
+    if (!c.is_mpu) {  // a memory core has no NRAM or WRAM
+      c.nram = mem.nram(i);
+      c.nram_capacity = nram_usable(spec);
+      c.wram = mem.wram(i);
+      c.wram_capacity = spec.wram_bytes;
+    }
     c.sram = mem.sram(c.physical_cluster);
     c.sram_capacity = sram_usable(spec);
     c.tracing = trace::wants(name, c.physical_cluster, c.core_in_cluster);
   }
+  Scheduler scheduler(cores, make_units(threads, memory_cores, cpc), gang);
+  shared.scheduler = &scheduler;
 
-  // A physical core runs tasks core, core + threads, ... (waves), as hardware does.
+  // A physical core runs tasks core, core + threads, ... (waves), as hardware
+  // does; a memory core runs once per wave of its cluster.
   const WatchdogScope watchdog(name, threads, is_union, cpc);
   const std::string fault = scheduler.run([&](CoreContext &c) {
-    for (size_t t = c.physical_core; t < tasks && !scheduler.aborted(); t += threads) {
-      set_task(c, t, tasks, dim, is_union, cpc, clusters_used);
+    const size_t first = c.is_mpu ? size_t(c.physical_cluster) * cpc : c.physical_core;
+    int wave = 0;
+    for (size_t t = first; t < tasks && !scheduler.aborted(); t += threads, ++wave) {
+      set_task(c, t, tasks, dim, gang, cpc, wave);
       try {
+        // A cluster runs one UnionN task at a time: the next wave starts when
+        // every core of the cluster (memory core included) ended the last.
+        if (wave > 0 && is_union)
+          scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
         run_guarded(c, body);
       } catch (const KernelFault &f) {
         scheduler.report_fault(f.message);
       } catch (const std::exception &e) {
-        scheduler.report_fault(fmt::format("kernel '{}' [cluster {} core {}, task {}]: threw: {}",
-                                           name, c.physical_cluster, c.core_in_cluster, t,
-                                           e.what()));
+        scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw: {}", name,
+                                           detail::core_name(c), t, e.what()));
       } catch (...) {
-        scheduler.report_fault(fmt::format(
-            "kernel '{}' [cluster {} core {}, task {}]: threw an exception", name,
-            c.physical_cluster, c.core_in_cluster, t));
+        scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw an exception", name,
+                                           detail::core_name(c), t));
       }
-      c.now = c.finish();  // a task ends when its queues drain
-      c.pending.clear();
+      end_task();  // c is the calling fiber's core
     }
   });
   if (!fault.empty()) {

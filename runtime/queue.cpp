@@ -43,10 +43,14 @@ void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
   total.vector_ops_half += r.vector_ops_half;
   total.vector_ops_int += r.vector_ops_int;
   total.atomic_elements += r.atomic_elements;
+  // Per-core entries add up by position; a call mixing launch shapes mixes cores.
   total.cores = std::max(total.cores, r.cores);
-  for (int i = 0; i < r.cores; ++i) {
+  total.memory_cores = std::max(total.memory_cores, r.memory_cores);
+  for (int i = 0; i < r.cores + r.memory_cores; ++i) {
     total.core_io_busy_us[i] += r.core_io_busy_us[i];
     total.core_compute_busy_us[i] += r.core_compute_busy_us[i];
+    for (int p = 0; p < MLUSIM_PIPE_COUNT; ++p)
+      total.core_pipe_busy_us[i][p] += r.core_pipe_busy_us[i][p];
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/launch.h"
 #include "runtime/memory_fault.h"
 
 namespace mlusim {
@@ -22,24 +23,46 @@ Fiber *pooled_fiber(size_t index) {
 
 }  // namespace
 
-Scheduler::Scheduler(std::vector<CoreContext> &cores, int cores_per_unit, int cores_per_cluster)
-    : cores_(cores.size()),
-      clusters_((cores.size() + cores_per_cluster - 1) / cores_per_cluster),
-      cores_per_unit_(cores_per_unit),
-      units_(static_cast<int>((cores.size() + cores_per_unit - 1) / cores_per_unit)) {
-  for (size_t i = 0; i < cores.size(); ++i) {
-    cores_[i].ctx = &cores[i];
-    cores_[i].fiber = pooled_fiber(i);
-    clusters_[i / cores_per_cluster].participants++;
+Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<int>> units,
+                     int union_clusters)
+    : cores_(cores.size()), units_(std::move(units)), union_clusters_(union_clusters) {
+  int clusters = 0;
+  for (const CoreContext &c : cores) clusters = std::max(clusters, c.physical_cluster + 1);
+  clusters_.resize(clusters);
+  task_ends_.resize(clusters);
+  const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
+  unions_.resize(unions);
+  union_ipus_.resize(unions);
+  for (int k = 0; k < clusters; ++k) {
+    clusters_[k].clusters = {k};
+    task_ends_[k].clusters = {k};
+    if (unions > 0) unions_[k / union_clusters].clusters.push_back(k);
   }
-  all_.participants = static_cast<int>(cores.size());
+  for (size_t i = 0; i < cores.size(); ++i) {
+    Core &k = cores_[i];
+    k.ctx = &cores[i];
+    k.fiber = pooled_fiber(i);
+    clusters_[k.ctx->physical_cluster].participants.push_back(&k);
+    task_ends_[k.ctx->physical_cluster].participants.push_back(&k);
+    if (unions == 0) continue;
+    unions_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
+    if (!k.ctx->is_mpu)
+      union_ipus_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
+  }
 }
 
 std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main) {
-  const int workers = std::max(1, std::min(units_, omp_get_max_threads()));
-  alive_workers_ = workers;
+  const int workers = std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
 #pragma omp parallel num_threads(workers)
-  work(core_main);
+  {
+    {
+      // The team may be smaller than asked (nested inside the caller's parallel
+      // region, or a thread limit): deadlock detection counts the real one.
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (alive_workers_ < 0) alive_workers_ = omp_get_num_threads();
+    }
+    work(core_main);
+  }
   return first_fault_;
 }
 
@@ -49,10 +72,8 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   for (;;) {
     auto ready = std::find_if(mine.begin(), mine.end(),
                               [](Core *k) { return k->state == Core::kReady; });
-    if (ready == mine.end() && next_unit_ < units_ && !aborted()) {
-      const int unit = next_unit_++;  // claim a cluster (or core) for this worker
-      for (int i = unit * cores_per_unit_;
-           i < std::min<int>((unit + 1) * cores_per_unit_, static_cast<int>(cores_.size())); ++i) {
+    if (ready == mine.end() && next_unit_ < units_.size() && !aborted()) {
+      for (int i : units_[next_unit_++]) {  // claim a cluster (or core) for this worker
         Core &k = cores_[i];
         k.fiber->reset([&core_main, &k] { core_main(*k.ctx); });
         mine.push_back(&k);
@@ -62,7 +83,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     if (ready == mine.end()) {
       const bool mine_done = std::all_of(mine.begin(), mine.end(),
                                          [](Core *k) { return k->state == Core::kDone; });
-      if (mine_done && (next_unit_ >= units_ || aborted())) {
+      if (mine_done && (next_unit_ >= units_.size() || aborted())) {
         --alive_workers_;
         if (alive_workers_ > 0 && idle_workers_ == alive_workers_) declare_deadlock();
         return;
@@ -87,28 +108,45 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   }
 }
 
+std::string Scheduler::who_waits(const Barrier &b) const {
+  std::string waiting, finished;
+  for (const Core *k : b.participants) {
+    if (k->parked_at == &b)
+      waiting += fmt::format("{}{} at {}", waiting.empty() ? "" : ", ", detail::core_name(*k->ctx),
+                             k->parked_op);
+    else if (k->state == Core::kDone)
+      finished += (finished.empty() ? "" : ", ") + detail::core_name(*k->ctx);
+  }
+  return fmt::format("waiting: {}; finished without reaching it: {}",
+                     waiting.empty() ? "none" : waiting, finished.empty() ? "none" : finished);
+}
+
 void Scheduler::on_parked(Core &core) {
   Barrier &b = *core.parked_at;
-  core.parked_at = nullptr;
   if (aborted()) {
+    core.parked_at = nullptr;
     core.wake_fault = "launch aborted by a fault on another core";
     return;  // stays ready: it resumes only to unwind
   }
   if (b.finished > 0) {
     core.wake_fault = fmt::format(
-        "{} of {} cores already finished the kernel without reaching it; this barrier can "
-        "never complete (a deadlock on hardware)",
-        b.finished, b.participants);
-    return;
+        "{} of {} participants already finished the kernel without reaching it; this barrier "
+        "can never complete (a deadlock on hardware). {}",
+        b.finished, b.participants.size(), who_waits(b));
+    core.parked_at = nullptr;
+    return;  // stays ready: it resumes to fault
   }
   core.state = Core::kParked;
   b.waiting.push_back(&core);
   b.latest_arrival = std::max(b.latest_arrival, core.arrival);
-  if (static_cast<int>(b.waiting.size()) < b.participants) return;
+  if (b.waiting.size() < b.participants.size()) return;
   for (Core *k : b.waiting) {
     k->release = b.latest_arrival;
     k->state = Core::kReady;
+    k->parked_at = nullptr;
   }
+  // Every core of these clusters is here: earlier SRAM accesses are ordered.
+  for (int cluster : b.clusters) core.ctx->launch->sram_logs[cluster].accesses.clear();
   b.waiting.clear();
   b.latest_arrival = 0;
   wake_.notify_all();  // a union-wide barrier may release other workers' cores
@@ -116,11 +154,19 @@ void Scheduler::on_parked(Core &core) {
 
 void Scheduler::on_finished(Core &core) {
   core.state = Core::kDone;
-  for (Barrier *b : {&clusters_[core.ctx->physical_cluster], &all_}) {
+  std::vector<Barrier *> mine = {&clusters_[core.ctx->physical_cluster],
+                                 &task_ends_[core.ctx->physical_cluster]};
+  if (!unions_.empty()) {
+    mine.push_back(&unions_[core.ctx->physical_cluster / union_clusters_]);
+    if (!core.ctx->is_mpu)
+      mine.push_back(&union_ipus_[core.ctx->physical_cluster / union_clusters_]);
+  }
+  for (Barrier *b : mine) {
     ++b->finished;
-    wake_with_fault(*b, fmt::format("{} of {} cores finished the kernel while this core waited; "
-                                    "this barrier can never complete (a deadlock on hardware)",
-                                    b->finished, b->participants));
+    if (b->waiting.empty()) continue;
+    wake_with_fault(*b, fmt::format("{} finished the kernel while this core waited; this barrier "
+                                    "can never complete (a deadlock on hardware). {}",
+                                    detail::core_name(*core.ctx), who_waits(*b)));
   }
 }
 
@@ -129,16 +175,23 @@ void Scheduler::wake_with_fault(Barrier &b, const std::string &why) {
   for (Core *k : b.waiting) {
     k->wake_fault = why;
     k->state = Core::kReady;
+    k->parked_at = nullptr;
   }
   b.waiting.clear();
   wake_.notify_all();
 }
 
 void Scheduler::declare_deadlock() {
+  std::string parked;
+  for (const Core &k : cores_)
+    if (k.parked_at != nullptr)
+      parked += fmt::format("{}{} at {}", parked.empty() ? "" : ", ", detail::core_name(*k.ctx),
+                            k.parked_op);
   const std::string why =
-      "every unfinished core waits at a barrier that cannot complete (a deadlock on hardware)";
-  for (Barrier &b : clusters_) wake_with_fault(b, why);
-  wake_with_fault(all_, why);
+      "every unfinished core waits at a barrier that cannot complete (a deadlock on hardware): " +
+      parked;
+  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_, &task_ends_})
+    for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
 void Scheduler::report_fault(const std::string &message) {
@@ -146,18 +199,30 @@ void Scheduler::report_fault(const std::string &message) {
   if (first_fault_.empty()) first_fault_ = message;
   aborted_ = true;
   const std::string why = "launch aborted by a fault on another core";
-  for (Barrier &b : clusters_) wake_with_fault(b, why);
-  wake_with_fault(all_, why);
+  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_, &task_ends_})
+    for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
-void Scheduler::barrier(CoreContext &c, bool whole_launch, const char *op) {
+Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope scope) {
+  switch (scope) {
+    case BarrierScope::kCluster: return clusters_[c.physical_cluster];
+    case BarrierScope::kUnion: return unions_[c.physical_cluster / union_clusters_];
+    case BarrierScope::kUnionIpu: return union_ipus_[c.physical_cluster / union_clusters_];
+    case BarrierScope::kTaskEnd: return task_ends_[c.physical_cluster];
+  }
+  return clusters_[c.physical_cluster];
+}
+
+void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   Core &me = cores_[c.physical_core];
-  me.parked_at = whole_launch ? &all_ : &clusters_[c.physical_cluster];
+  me.parked_at = &barrier_of(c, scope);
+  me.parked_op = op;
   me.arrival = c.now;
   me.wake_fault.clear();
   Fiber::park();  // the worker records the arrival once this core is off its stack
   if (!me.wake_fault.empty()) detail::fault(c, fmt::format("{}: {}", op, me.wake_fault));
-  c.now = me.release + c.cost.barrier_latency;
+  // The next task starts when the cluster is free; a barrier instruction costs more.
+  c.now = me.release + (scope == BarrierScope::kTaskEnd ? 0 : c.cost.barrier_latency);
 }
 
 }  // namespace mlusim

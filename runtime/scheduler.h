@@ -1,8 +1,9 @@
 // Runs the simulated cores of one launch as fibers on a few OpenMP worker
-// threads. A unit (a cluster for UNION tasks, a core for BLOCK) is claimed by
-// one worker, which interleaves its cores at barriers, so __sync_cluster works
-// with any number of host threads. Deadlocks are detected exactly: a core that
-// waits for one that finished, or every unfinished core parked at a barrier.
+// threads. A unit (a cluster and its memory core for UNION tasks, a core for
+// BLOCK) is claimed by one worker, which interleaves its cores at barriers, so
+// __sync_cluster works with any number of host threads. Deadlocks are detected
+// exactly: a core that waits for one that finished, or every unfinished core
+// parked at a barrier; the message names who waits where.
 #pragma once
 
 #include <atomic>
@@ -18,16 +19,27 @@
 
 namespace mlusim {
 
+// Who a barrier waits for (guide 3.3.5.2).
+enum class BarrierScope {
+  kCluster,   // __sync_cluster: one physical cluster's cores and memory core
+  kUnion,     // __sync_all: every core and memory core of one UnionN task
+  kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
+  kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
+};
+
 class Scheduler {
  public:
-  Scheduler(std::vector<CoreContext> &cores, int cores_per_unit, int cores_per_cluster);
+  // units: the core indices each worker claims together. union_clusters: N of
+  // a UnionN launch (0 for BLOCK); a UnionN task spans N consecutive clusters.
+  Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<int>> units,
+            int union_clusters);
 
   // Runs core_main(core) for every core to completion; returns the first fault
   // message, or "" if none.
   std::string run(const std::function<void(CoreContext &)> &core_main);
 
-  // Inside a core: wait until every core of its cluster (or of the launch) arrives.
-  void barrier(CoreContext &c, bool whole_launch, const char *op);
+  // Inside a core: wait until every participant of the scope arrives.
+  void barrier(CoreContext &c, BarrierScope scope, const char *op);
   // Inside a core: the first fault aborts the launch and wakes every parked core.
   void report_fault(const std::string &message);
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
@@ -39,13 +51,16 @@ class Scheduler {
     Fiber *fiber = nullptr;
     enum State { kReady, kParked, kDone } state = kReady;
     Barrier *parked_at = nullptr;
+    const char *parked_op = "";
     double arrival = 0, release = 0;
     std::string wake_fault;  // set when the core must fault instead of passing
   };
   struct Barrier {
-    int participants = 0, finished = 0;
+    std::vector<Core *> participants;
+    int finished = 0;
     std::vector<Core *> waiting;
     double latest_arrival = 0;
+    std::vector<int> clusters;  // whose SRAM the barrier orders
   };
 
   void work(const std::function<void(CoreContext &)> &core_main);
@@ -53,12 +68,15 @@ class Scheduler {
   void on_finished(Core &core);
   void wake_with_fault(Barrier &b, const std::string &why);
   void declare_deadlock();
+  std::string who_waits(const Barrier &b) const;
+  Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
 
   std::vector<Core> cores_;
-  std::vector<Barrier> clusters_;
-  Barrier all_;
-  int cores_per_unit_, units_, next_unit_ = 0;
-  int alive_workers_ = 0, idle_workers_ = 0;
+  std::vector<std::vector<int>> units_;
+  std::vector<Barrier> clusters_, unions_, union_ipus_, task_ends_;
+  int union_clusters_;
+  size_t next_unit_ = 0;
+  int alive_workers_ = -1, idle_workers_ = 0;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<bool> aborted_{false};

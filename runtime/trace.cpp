@@ -20,7 +20,8 @@ struct Filter {
 
 struct StoredEvent {
   std::string kernel;
-  int cluster, core;
+  int cluster, core;  // core: core_in_cluster (the memory core comes after the compute cores)
+  bool mpu;
   TraceEvent event;
   double start_us, clock_ghz;
 };
@@ -83,8 +84,10 @@ std::string json_escape(const std::string &s) {
   return out;
 }
 
-const char *lane_name(Lane lane) {
-  return lane == kIoLane ? "IO" : lane == kMoveLane ? "move" : "compute";
+constexpr int kLanesPerCore = kPipeCount + 1;  // the pipes and the stream (fences, barriers)
+
+std::string core_label(const StoredEvent &se) {
+  return se.mpu ? std::string("mpu") : fmt::format("core {}", se.core);
 }
 
 }  // namespace
@@ -106,13 +109,14 @@ void collect(const char *kernel, double start_us, double clock_ghz,
   for (const CoreContext &c : cores) {
     for (const TraceEvent &e : c.events) {
       if (to_log)
-        log::trace().trace("{} [{}/{}] {}{} {} size={} dst={} src={} cycles {:.0f}-{:.0f}",
-                           kernel, c.physical_cluster, c.core_in_cluster, e.op,
-                           e.async ? " (async)" : "", e.detail, e.size, e.dst, e.src, e.start,
-                           e.end);
+        log::trace().trace(
+            "{} [{}/{}] {}{} {} on {} size={} dst={} src={} issued {:.0f}, cycles {:.0f}-{:.0f}",
+            kernel, c.physical_cluster, c.core_in_cluster, e.op, e.async ? " (async)" : "",
+            e.detail, pipe_name(e.lane), e.size, e.dst, e.src, e.issue, e.start, e.end);
       if (s.started)
         s.events.push_back(
-            StoredEvent{kernel, c.physical_cluster, c.core_in_cluster, e, start_us, clock_ghz});
+            StoredEvent{kernel, c.physical_cluster, c.core_in_cluster, c.is_mpu, e, start_us,
+                        clock_ghz});
     }
   }
 }
@@ -158,20 +162,27 @@ bool write_chrome_json(const char *path) {
       named.emplace_back(se.cluster, se.core);
       emit(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"cluster {}"}}}})",
                        se.cluster, se.cluster));
-      for (Lane lane : {kIoLane, kMoveLane, kComputeLane})
+      for (int lane = 0; lane < kLanesPerCore; ++lane)
         emit(fmt::format(
-            R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"core {} {}"}}}})",
-            se.cluster, se.core * kLaneCount + lane, se.core, lane_name(lane)));
+            R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"{} {}"}}}})",
+            se.cluster, se.core * kLanesPerCore + lane, core_label(se),
+            pipe_name(static_cast<uint8_t>(lane))));
     }
     const TraceEvent &e = se.event;
-    double cycles_per_us = se.clock_ghz * 1e3;
-    emit(fmt::format(R"({{"ph":"X","name":"{}{}","cat":"{}","pid":{},"tid":{},"ts":{:.4f},)"
-                     R"("dur":{:.4f},"args":{{"kernel":"{}","detail":"{}","size":{},)"
-                     R"("dst":"{}","src":"{}"}}}})",
-                     e.op, e.async ? " async" : "", lane_name(e.lane), se.cluster,
-                     se.core * kLaneCount + e.lane, se.start_us + e.start / cycles_per_us,
-                     (e.end - e.start) / cycles_per_us, json_escape(se.kernel), e.detail, e.size,
-                     e.dst, e.src));
+    const double cycles_per_us = se.clock_ghz * 1e3;
+    const int tid = se.core * kLanesPerCore + e.lane;
+    auto slice = [&](const std::string &name, double from, double to) {
+      emit(fmt::format(R"({{"ph":"X","name":"{}","cat":"{}","pid":{},"tid":{},"ts":{:.4f},)"
+                       R"("dur":{:.4f},"args":{{"kernel":"{}","detail":"{}","size":{},)"
+                       R"("dst":"{}","src":"{}","issued_us":{:.4f}}}}})",
+                       name, pipe_name(e.lane), se.cluster, tid,
+                       se.start_us + from / cycles_per_us, (to - from) / cycles_per_us,
+                       json_escape(se.kernel), e.detail, e.size, e.dst, e.src,
+                       se.start_us + e.issue / cycles_per_us));
+    };
+    // Time the instruction's pipe was free but a dependency was not finished.
+    if (e.start > e.ready) slice(fmt::format("wait ({})", e.op), e.ready, e.start);
+    slice(fmt::format("{}{}", e.op, e.async ? " async" : ""), e.start, e.end);
   }
   out << "\n]}\n";
   log::runtime().info("wrote {} trace events to {}", s.events.size(), path);

@@ -203,6 +203,7 @@ __mlu_global__ void MLUKernelBorderAlignBackward(const T *grad_output, const T *
                                                  const int32_t *argmax_idx, int32_t pool_size,
                                                  int32_t N, int32_t H, int32_t W, int32_t C,
                                                  int32_t K, T *grad_input) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   const int deal = border_align_backward::deal_num(MAX_NRAM_SIZE, sizeof(T));
   const Nram<T> nram = carve_nram<T>(nram_buffer, deal);
@@ -235,6 +236,7 @@ template void MLUKernelBorderAlignBackward<half>(const half *, const half *, con
 // grad_input is accumulated with atomic adds, so it starts at zero (mlu-ops fills
 // it first). Each task zeroes an NRAM buffer and copies it over its share.
 __mlu_global__ void MLUKernelBorderAlignBackwardZero(void *dst, size_t bytes) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, zeros, MAX_NRAM_SIZE);
   int64_t start, count;
   split_evenly(static_cast<int64_t>(bytes), &start, &count);

@@ -11,6 +11,7 @@ namespace mluop {
 
 template <typename T>
 __mlu_global__ void MLUKernelFill(T *dst, int64_t count, T value) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   const Share mine = split_evenly(count, taskId, taskDim);
   if (mine.begin == mine.end) return;

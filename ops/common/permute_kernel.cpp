@@ -59,6 +59,7 @@ __mlu_func__ void transpose_tile(const T *in, T *out, const PermuteTilesParams &
 
 template <typename T>
 __mlu_global__ void MLUKernelPermuteRows(const T *in, T *out, PermuteRowsParams p) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   const int64_t row_bytes = p.row_elems * sizeof(T);
   for_each_run(p.batch, p.segments,
                [&](int64_t in_offset, int64_t out_offset, int64_t first, int64_t last) {
@@ -70,6 +71,7 @@ __mlu_global__ void MLUKernelPermuteRows(const T *in, T *out, PermuteRowsParams 
 
 template <typename T>
 __mlu_global__ void MLUKernelPermuteTiles(const T *in, T *out, PermuteTilesParams p) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   T *loaded = reinterpret_cast<T *>(nram_buffer);
   T *transposed = reinterpret_cast<T *>(nram_buffer + p.tile_bytes);

@@ -188,6 +188,9 @@ __mlu_func__ void pool_pass(const Args<T> &a, const Bin &b, int bin_index, int c
   while (cur.index >= 0) {
     const Sample next = next_sample(a, b, cur.index + 1);
     if (next.index >= 0) load_corners<T, kPingPong>(pong, image, a, next, n, n_align);  // L(s+1)
+    // The serial variant waits for its load: a synchronous copy into another
+    // buffer would otherwise overlap the compute on its own (separate pipes).
+    if constexpr (!kPingPong) __sync_io();
     accumulate_sample(nram_out, ping, cur, n_align);                                    // C(s)
     __sync();  // the prefetch has landed and ping is consumed: swap
     std::swap(ping, pong);
@@ -204,6 +207,7 @@ __mlu_func__ void pool_pass(const Args<T> &a, const Bin &b, int bin_index, int c
 
 template <typename T, bool kPingPong>
 __mlu_global__ void MLUKernelDeformRoiPoolForward(Args<T> a) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   T *header = reinterpret_cast<T *>(nram_buffer);
   T *nram = reinterpret_cast<T *>(nram_buffer + kHeaderBytes);

@@ -38,6 +38,7 @@ template <typename T>
 __mlu_global__ void MLUKernelMaskedIm2colForward(const T *feature_hwc, const int32_t *mask_h_idx,
                                                  const int32_t *mask_w_idx, T *data_col_hwc,
                                                  MaskedIm2colForwardParams p) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   // NRAM: the task's mask coordinates, h then w, as many as half of NRAM each.
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   const int chunk = PAD_DOWN(MAX_NRAM_SIZE / 2, NFU_ALIGN_SIZE) / sizeof(int32_t);

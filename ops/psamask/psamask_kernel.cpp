@@ -188,11 +188,13 @@ void run_task(const Shape &s, Segment segment) {
 
 template <typename T>
 __mlu_global__ void MLUKernelPsamaskForward(const T *x, T *y, Shape shape) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   run_task<T>(shape, [&](const Box &seg, const Tiles<T> &t) { forward_segment(x, y, shape, seg, t); });
 }
 
 template <typename T>
 __mlu_global__ void MLUKernelPsamaskBackward(const T *dy, T *dx, Shape shape) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   run_task<T>(shape, [&](const Box &seg, const Tiles<T> &t) { backward_segment(dy, dx, shape, seg, t); });
 }
 

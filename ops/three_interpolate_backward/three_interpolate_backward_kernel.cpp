@@ -162,6 +162,7 @@ template <typename T>
 __mlu_global__ void MLUKernelThreeInterpolateBackward(const T *grad_output, const int32_t *indices,
                                                       const T *weights, T *grad_features,
                                                       Shape shape, Tiles tiles) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(char, nram_buffer, MAX_NRAM_SIZE);
   const Nram<T> nram = carve<T>(nram_buffer, plan_nram<T>(tiles));
   // Step 1: tasks over B x ceil(M / Mo), a contiguous block per core (step 13).

@@ -2,7 +2,7 @@
 # built twice: by the CMake function (mlusim_add_bang_executable) and by the
 # mlusim-cncc command line, and both builds run as tests.
 set(MLUSIM_BANG_PROGRAMS
-  vector_add_block full_nram sram_staged nram_overdeclared bad_launch_type
+  vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
   "template_main template_kernels")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})

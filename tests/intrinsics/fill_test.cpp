@@ -69,17 +69,6 @@ TEST(Fill, NramsetAsyncFillsSegments) {
   for (int k = 0; k < 32; ++k) EXPECT_EQ(v[k], k % 8 == 7 ? 9.0f : 0.0f) << k;
 }
 
-__mlu_global__ void nramset_async_read_unfenced() {
-  __nram_buffer__(float, a, 64);
-  __nramset_async(a, 64, 1.0f, 0, 0);
-  __bang_add(a, a, a, 64);  // reads what the fill still owns
-}
-
-TEST(Fill, NramsetAsyncIsAHazardUntilFenced) {
-  expect_mentions(fault_of(nramset_async_read_unfenced),
-                  {"__bang_add", "__nramset_async", "async hazard"});
-}
-
 __mlu_global__ void gdramset_middle(half *dst) { __gdramset(dst + 3, 10, half(1.5)); }
 
 TEST(Fill, GdramsetFillsDeviceMemory) {

@@ -43,14 +43,17 @@ TEST(MemoryForms, ThreeDimensionalCopyWithDifferentCountsIsRefused) {
 }
 
 __mlu_global__ void to_own_cluster_sram(float *out, const float *in) {
+  if (__is_mpu()) return;
   __sram_buffer__(float, shared, 64);
   __nram_buffer__(float, buf, 64);
-  __memcpy(buf, in, 64 * sizeof(float), GDRAM2NRAM);
-  __memcpy(shared, buf, 32 * sizeof(float), NRAM2SRAM, clusterId);
-  __memcpy_async(shared + 32, buf + 32, 32 * sizeof(float), NRAM2SRAM, clusterId);
-  __sync_move();
+  if (coreId == 0) {  // one writer per cluster: SRAM is shared by its cores
+    __memcpy(buf, in, 64 * sizeof(float), GDRAM2NRAM);
+    __memcpy(shared, buf, 32 * sizeof(float), NRAM2SRAM, clusterId);
+    __memcpy_async(shared + 32, buf + 32, 32 * sizeof(float), NRAM2SRAM, clusterId);
+    __sync_move();
+  }
   __sync_all_ipu();
-  __memcpy(out + 64 * clusterId, shared, 64 * sizeof(float), SRAM2GDRAM);
+  if (coreId == 0) __memcpy(out + 64 * clusterId, shared, 64 * sizeof(float), SRAM2GDRAM);
 }
 
 TEST(MemoryForms, CopyToTheCoresOwnClusterAndSyncAllIpu) {

@@ -26,6 +26,7 @@ void expect_mentions(const std::string &msg, std::initializer_list<const char *>
 }
 
 __mlu_global__ void add_past_nram_end() {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 1024);
   __bang_add(buf + 512, buf, buf, 1024);  // dst runs 512 floats past the buffer
 }
@@ -44,6 +45,7 @@ TEST(Faults, NramBufferLargerThanTheDevice) {
 }
 
 __mlu_global__ void wrong_direction(float *gdram) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 64);
   __memcpy(gdram, buf, 256, GDRAM2NRAM);  // arguments swapped
 }
@@ -55,6 +57,7 @@ TEST(Faults, MemcpyDirectionDisagreesWithPointers) {
 }
 
 __mlu_global__ void reads_past_gdram(const float *gdram) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 128);
   __memcpy(buf, gdram + 64, 128 * sizeof(float), GDRAM2NRAM);
 }
@@ -66,6 +69,7 @@ TEST(Faults, CopyPastAGdramAllocation) {
 }
 
 __mlu_global__ void reads_host_memory(const float *host) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 32);
   __memcpy(buf, host, 32 * sizeof(float), GDRAM2NRAM);
 }
@@ -77,11 +81,13 @@ TEST(Faults, HostPointerPassedAsGdram) {
 }
 
 __mlu_global__ void misaligned_vector() {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 256);
   __bang_mul_scalar(buf + 1, buf + 64, 2.0f, 32);  // dst not 64-byte aligned
 }
 
 __mlu_global__ void odd_vector_count() {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 256);
   __bang_add(buf, buf + 64, buf + 128, 33);  // 132 bytes: not a multiple of 128
 }
@@ -92,18 +98,21 @@ TEST(Faults, VectorAlignmentRules) {
 }
 
 __mlu_global__ void reads_async_destination(const float *gdram) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, ping, 64);
   __memcpy_async(ping, gdram, 64 * sizeof(float), GDRAM2NRAM);
   __bang_mul_scalar(ping, ping, 2.0f, 64);  // no __sync(): the data may not be there
 }
 
 __mlu_global__ void overwrites_async_source(float *gdram) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, out, 64);
   __memcpy_async(gdram, out, 64 * sizeof(float), NRAM2GDRAM);
   __bang_write_value(out, 64, 0.0f);  // the store may still be reading `out`
 }
 
 __mlu_global__ void syncs_properly(float *gdram) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 32);
   float *mine = gdram + taskId * 32;
   __memcpy_async(buf, mine, 32 * sizeof(float), GDRAM2NRAM);

@@ -22,6 +22,7 @@ void run_on_one_core(void (*kernel)(Params...), Args... args) {
 
 // Strided copy moves segnum + 1 segments.
 __mlu_global__ void strided_gather(float *dst, const float *src) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 6);
   __memcpy(buf, src, 2 * sizeof(float), GDRAM2NRAM, 2 * sizeof(float), 5 * sizeof(float), 2);
   __memcpy(dst, buf, 6 * sizeof(float), NRAM2GDRAM);
@@ -36,6 +37,7 @@ TEST(Intrinsics, StridedMemcpyCopiesSegnumPlusOneSegments) {
 }
 
 __mlu_global__ void transpose_32x64(float *dst, const float *src) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, a, 32 * 64);
   __nram_buffer__(float, b, 32 * 64);
   __memcpy(a, src, 32 * 64 * sizeof(float), GDRAM2NRAM);
@@ -54,6 +56,7 @@ TEST(Intrinsics, TransposeSwapsRowsAndColumns) {
 }
 
 __mlu_global__ void to_half_and_back(float *dst, const float *src) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, f, 64);
   __nram_buffer__(half, h, 64);
   __memcpy(f, src, 64 * sizeof(float), GDRAM2NRAM);
@@ -78,6 +81,7 @@ TEST(Intrinsics, FloatToHalfRoundsToNearestEven) {
 }
 
 __mlu_global__ void mixed_vector_ops(float *out, const int *idx) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, a, 64);
   __nram_buffer__(float, b, 64);
   __nram_buffer__(int, i32, 64);
@@ -107,6 +111,7 @@ TEST(Intrinsics, ArithmeticCompareLutAndConversionsCompose) {
 }
 
 __mlu_global__ void contend(float *acc) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, ones, 64);
   __bang_write_value(ones, 64, 1.0f);
   for (int i = 0; i < 50; ++i) __bang_atomic_reduce_add(acc, ones, 64);
@@ -120,6 +125,7 @@ TEST(Intrinsics, AtomicAddUnderContentionLosesNothing) {
 }
 
 __mlu_global__ void collect_positive(float *out, int *kept) {
+  if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, v, 32);
   __nram_buffer__(float, mask, 32);
   __nram_buffer__(float, packed, 32);

@@ -13,12 +13,13 @@ namespace {
 using mlusim::testing::DeviceBuffer;
 
 __mlu_global__ void record_ids(int *out) {
+  if (__is_mpu()) return;
   out[taskId * 6 + 0] = taskIdX;
   out[taskId * 6 + 1] = taskIdY;
   out[taskId * 6 + 2] = taskIdZ;
   out[taskId * 6 + 3] = taskDim;
   out[taskId * 6 + 4] = coreId;
-  out[taskId * 6 + 5] = clusterId;
+  out[taskId * 6 + 5] = clusterId * 100 + clusterDim;
 }
 
 TEST(Launch, BuiltinVariablesFollowBangNumbering) {
@@ -32,7 +33,20 @@ TEST(Launch, BuiltinVariablesFollowBangNumbering) {
     EXPECT_EQ(ids[t * 6 + 2], t / 12);
     EXPECT_EQ(ids[t * 6 + 3], 24);
     EXPECT_EQ(ids[t * 6 + 4], t % 4);
-    EXPECT_EQ(ids[t * 6 + 5], t / 4);
+    EXPECT_EQ(ids[t * 6 + 5], 1);  // a Union1 task is one cluster: clusterId 0, clusterDim 1
+  }
+}
+
+TEST(Launch, UnionTaskSeesItsOwnClusters) {
+  DeviceBuffer<int> out(32 * 6);
+  ASSERT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{16, 2, 1}), cnrtFuncTypeUnion2, nullptr,
+                          out.get()),
+            cnrtSuccess);
+  auto ids = out.download();
+  for (int t = 0; t < 32; ++t) {
+    EXPECT_EQ(ids[t * 6 + 4], t % 4);                  // coreId
+    // clusterId within the Union2 task, clusterDim 2
+    EXPECT_EQ(ids[t * 6 + 5], (t % 8) / 4 * 100 + 2);
   }
 }
 
@@ -40,7 +54,9 @@ TEST(Launch, BuiltinVariablesFollowBangNumbering) {
 
 namespace {
 
-__mlu_global__ void count_tasks(int *hits) { __bang_atomic_add(hits + taskId, 1); }
+__mlu_global__ void count_tasks(int *hits) {
+  if (__is_ipu()) __bang_atomic_add(hits + taskId, 1);
+}
 
 TEST(Launch, MoreTasksThanCoresRunInWavesEachTaskOnce) {
   const unsigned tasks = 4 * 8 * 5;  // five waves on a 32-core device
@@ -60,7 +76,7 @@ TEST(Launch, BlockTaskSeesItselfAsALoneCore) {
   for (int t = 0; t < 7; ++t) {
     EXPECT_EQ(ids[t * 6 + 0], t);
     EXPECT_EQ(ids[t * 6 + 4], 0);  // coreId
-    EXPECT_EQ(ids[t * 6 + 5], 0);  // clusterId
+    EXPECT_EQ(ids[t * 6 + 5], 1);  // clusterId 0, clusterDim 1
   }
 }
 
@@ -70,18 +86,32 @@ TEST(Launch, RejectsDimensionsTheDeviceRejects) {
                           out.get()),
             cnrtErrorInvalidKernelDim);
   EXPECT_NE(std::string(mlusimGetLastError()).find("multiple of 4"), std::string::npos);
+  EXPECT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{4, 2, 1}), cnrtFuncTypeUnion2, nullptr,
+                          out.get()),
+            cnrtErrorInvalidKernelDim);  // Union2 needs dim.x a multiple of 8
+  EXPECT_NE(std::string(mlusimGetLastError()).find("dim.x a multiple of 8"), std::string::npos)
+      << mlusimGetLastError();
   EXPECT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{0, 1, 1}), cnrtFuncTypeBlock, nullptr,
                           out.get()),
             cnrtErrorInvalidKernelDim);
   EXPECT_EQ(MLUSIM_LAUNCH(record_ids, (cnrtDim3_t{4, 16, 1}), cnrtFuncTypeUnion16, nullptr,
                           out.get()),
             cnrtErrorInvalidKernelDim);  // 16 clusters on an 8-cluster device
+  EXPECT_NE(std::string(mlusimGetLastError()).find("power of two no larger than the cluster count"),
+            std::string::npos)
+      << mlusimGetLastError();
 }
 
 // Each core writes its id to SRAM, meets the others at the barrier, then reads
 // all four: only a working barrier over really concurrent cores gives 0+1+2+3.
+// The memory core takes part in both barriers (guide 3.3.5.2).
 __mlu_global__ void exchange_through_sram(int *sums) {
   __sram_buffer__(int, shared, 4);
+  if (__is_mpu()) {
+    __sync_cluster();
+    __sync_cluster();
+    return;
+  }
   shared[coreId] = coreId + 1;
   __sync_cluster();
   sums[taskId] = shared[0] + shared[1] + shared[2] + shared[3];
@@ -112,6 +142,10 @@ TEST(Launch, BarrierThatCanNeverCompleteIsReportedNotHung) {
 
 // Every core publishes to GDRAM, meets all others, then sums what all published.
 __mlu_global__ void exchange_across_clusters(int *slots, int *sums) {
+  if (__is_mpu()) {
+    __sync_all();  // memory cores take part in __sync_all
+    return;
+  }
   slots[taskId] = 1;
   __sync_all();
   int total = 0;
@@ -121,7 +155,7 @@ __mlu_global__ void exchange_across_clusters(int *slots, int *sums) {
 
 TEST(Launch, UnionWideBarrierSpansEveryCluster) {
   DeviceBuffer<int> slots(std::vector<int>(32, 0)), sums(32);
-  ASSERT_EQ(MLUSIM_LAUNCH(exchange_across_clusters, (cnrtDim3_t{4, 8, 1}), cnrtFuncTypeUnion8,
+  ASSERT_EQ(MLUSIM_LAUNCH(exchange_across_clusters, (cnrtDim3_t{32, 1, 1}), cnrtFuncTypeUnion8,
                           nullptr, slots.get(), sums.get()),
             cnrtSuccess)
       << mlusimGetLastError();

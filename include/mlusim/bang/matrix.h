@@ -41,14 +41,11 @@ constexpr double matrix_rate() {
   return wider == 4 ? 0.25 : wider == 2 ? 1.0 : 2.0;
 }
 
-// Charges one matrix-unit instruction of `macs` multiply-adds.
-// The one place to switch to the tensor pipe once core.h has one (branch
-// `pipes`): until then the matrix unit queues on the compute lane.
-inline void matrix_op(CoreContext &c, const char *op, const char *dtype, const void *dst,
-                      const void *src, double macs, double rate) {
-  const double cycles =
-      c.cost.vector_latency + std::ceil(2 * macs / (matrix_ops_per_cycle() * rate));
-  account(c, kComputeLane, cycles, false, op, dtype, dst, src, static_cast<uint64_t>(macs));
+// Issues one matrix-unit instruction of `macs` multiply-adds on the tensor pipe.
+inline void matrix_op(CoreContext &c, const char *op, TensorOperand dst,
+                      std::initializer_list<TensorOperand> srcs, double macs, double rate) {
+  issue_tensor(op, dst, srcs,
+               c.cost.vector_latency + std::ceil(2 * macs / (matrix_ops_per_cycle() * rate)));
 }
 
 // A source operand as the accumulator reads it: float for float and half
@@ -126,8 +123,15 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   if (bias != nullptr)
     require_shaped(c, op, "bias", Space::kNram, bias, s.co * sizeof(D), true);
   require_shaped(c, op, "dst", Space::kNram, dst, s.oh * s.ow * s.co * sizeof(D), false);
-  matrix_op(c, op, dtype_name<S>(), dst, src, static_cast<double>(s.oh * s.ow * s.co * window),
-            matrix_rate<S, K>());
+  const TensorOperand in_op{src, s.h * s.w * s.ci * sizeof(S), Space::kNram};
+  const TensorOperand kernel_op{kernel, s.co * window * sizeof(K), Space::kWram};
+  const TensorOperand out_op{dst, s.oh * s.ow * s.co * sizeof(D), Space::kNram};
+  const double macs = static_cast<double>(s.oh * s.ow * s.co * window);
+  if (bias != nullptr)
+    matrix_op(c, op, out_op, {in_op, kernel_op, {bias, s.co * sizeof(D), Space::kNram}}, macs,
+              matrix_rate<S, K>());
+  else
+    matrix_op(c, op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
 
   const auto in = widened(src, s.h * s.w * s.ci);
   const auto weights = widened(kernel, s.co * window);

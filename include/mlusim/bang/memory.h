@@ -28,24 +28,24 @@ namespace mlusim::detail {
 
 struct DirectionInfo {
   Space dst, src;
-  Lane lane;
+  Pipe pipe;  // IO-DMA when GDRAM is on either side, Move-DMA otherwise
 };
 inline DirectionInfo direction_info(mluMemcpyDirection_t dir) {
   using S = Space;
   switch (dir) {
-    case GDRAM2NRAM: return {S::kNram, S::kGdram, kIoLane};
-    case NRAM2GDRAM: return {S::kGdram, S::kNram, kIoLane};
-    case NRAM2NRAM: return {S::kNram, S::kNram, kMoveLane};
-    case GDRAM2GDRAM: return {S::kGdram, S::kGdram, kIoLane};
-    case GDRAM2SRAM: return {S::kSram, S::kGdram, kIoLane};
-    case SRAM2GDRAM: return {S::kGdram, S::kSram, kIoLane};
-    case SRAM2NRAM: return {S::kNram, S::kSram, kMoveLane};
-    case NRAM2SRAM: return {S::kSram, S::kNram, kMoveLane};
-    case SRAM2SRAM: return {S::kSram, S::kSram, kMoveLane};
-    case NRAM2WRAM: return {S::kWram, S::kNram, kMoveLane};
-    case WRAM2NRAM: return {S::kNram, S::kWram, kMoveLane};
-    case GDRAM2WRAM: return {S::kWram, S::kGdram, kIoLane};
-    case SRAM2WRAM: return {S::kWram, S::kSram, kMoveLane};
+    case GDRAM2NRAM: return {S::kNram, S::kGdram, kIoPipe};
+    case NRAM2GDRAM: return {S::kGdram, S::kNram, kIoPipe};
+    case NRAM2NRAM: return {S::kNram, S::kNram, kMovePipe};
+    case GDRAM2GDRAM: return {S::kGdram, S::kGdram, kIoPipe};
+    case GDRAM2SRAM: return {S::kSram, S::kGdram, kIoPipe};
+    case SRAM2GDRAM: return {S::kGdram, S::kSram, kIoPipe};
+    case SRAM2NRAM: return {S::kNram, S::kSram, kMovePipe};
+    case NRAM2SRAM: return {S::kSram, S::kNram, kMovePipe};
+    case SRAM2SRAM: return {S::kSram, S::kSram, kMovePipe};
+    case NRAM2WRAM: return {S::kWram, S::kNram, kMovePipe};
+    case WRAM2NRAM: return {S::kNram, S::kWram, kMovePipe};
+    case GDRAM2WRAM: return {S::kWram, S::kGdram, kIoPipe};
+    case SRAM2WRAM: return {S::kWram, S::kSram, kMovePipe};
   }
   fault(this_core(), "__memcpy: unknown direction " + std::to_string(static_cast<int>(dir)));
 }
@@ -77,18 +77,23 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
                        true);
 }
 
-// Fences: wait for this core's queued work (and retire its async copies).
-void __sync();
-void __sync_io();
-void __sync_move();
-void __sync_compute();
-inline void __sync_io_move_compute() { __sync(); }
-// Barriers: the cores of this cluster, or every core of the (union) launch.
-void __sync_cluster();
-void __sync_all();
+// Fences (guide 3.3.5.1): the instruction stream waits until the named pipes
+// drain, and the async copies queued on them land (their data becomes visible
+// here, in issue order per queue). A task's end fences everything.
+void __sync();                 // every pipe
+void __sync_io();              // IO-DMA
+void __sync_move();            // Move-DMA
+void __sync_compute();         // vector and tensor
+void __sync_io_move_compute(); // every pipe, as __sync()
+// Barriers (guide 3.3.5.2); each fences the calling core first.
+void __sync_cluster();  // the 4 cores and the memory core of this physical cluster
+void __sync_all();      // every core and memory core of this UnionN task's N clusters
+void __sync_all_ipu();  // the compute cores (not the memory cores) of this UnionN task
 
-// The simulator has no memory core (MPU): kernels' "if (__is_mpu()) return;" is a no-op.
-inline bool __is_mpu() { return false; }
+// UNION launches run one memory core (MPU) per cluster beside its compute
+// cores (IPUs); it has no NRAM/WRAM and moves data between GDRAM and SRAM.
+inline bool __is_mpu() { return mlusim::this_core().is_mpu; }
+inline bool __is_ipu() { return !mlusim::this_core().is_mpu; }
 
 namespace mlusim::detail {
 void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,

@@ -4,7 +4,6 @@
 //    own strides, in Cambricon's argument order (dst's stride0, segnum1,
 //    stride1, segnum2, then src's).
 //  - to a cluster: a fifth argument names the cluster whose SRAM receives.
-// And __sync_all_ipu, whose final semantics the barrier code owns.
 #pragma once
 
 #include <string>
@@ -74,8 +73,3 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
   mlusim::detail::require_own_cluster("__memcpy_async", cluster_id);
   mlusim::detail::copy("__memcpy_async", dst, src, size, dir, size, size, 0, true);
 }
-
-// All computing cores (IPUs) of the launch. mlusim has no memory core (MPU),
-// so this is __sync_all; the barrier's owner (scheduler, branch `pipes`) may
-// give it its own implementation.
-inline void __sync_all_ipu() { __sync_all(); }

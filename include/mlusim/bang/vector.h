@@ -1,6 +1,6 @@
 // Kernel-side vector intrinsics over NRAM, with BANG C's names and argument
 // order. Each checks its operands (bounds, alignment, pending async copies),
-// charges the vector lane, then computes with a plain loop.
+// issues on the vector pipe, then computes with a plain loop.
 #pragma once
 
 #include <algorithm>
@@ -42,13 +42,21 @@ inline size_t checked_count(const char *op, int count) {
   return static_cast<size_t>(count);
 }
 
-// Charges one vector instruction that streams `bytes` through the vector unit.
+// Issues one vector instruction that streams `bytes` through the vector unit,
+// writing and reading the ranges of `a`.
+template <typename T>
+void charge_vector(CoreContext &c, const char *op, const Access &a, const void *dst,
+                   const void *src, size_t bytes, size_t elements) {
+  double cycles = c.cost.vector_latency + std::ceil(bytes / c.cost.vector_bytes_per_cycle);
+  element_counter<T>(c) += static_cast<double>(elements);
+  issue(c, kVectorPipe, cycles, false, a, op, dtype_name<T>(), dst, src, elements);
+}
+// The same for an instruction writing `dst` and reading `src`, `bytes` each.
 template <typename T>
 void charge_vector(CoreContext &c, const char *op, const void *dst, const void *src, size_t bytes,
                    size_t elements) {
-  double cycles = c.cost.vector_latency + std::ceil(bytes / c.cost.vector_bytes_per_cycle);
-  element_counter<T>(c) += static_cast<double>(elements);
-  account(c, kComputeLane, cycles, false, op, dtype_name<T>(), dst, src, elements);
+  charge_vector<T>(c, op, access_of(dst, dst ? bytes : 0, src, src ? bytes : 0, nullptr, 0), dst,
+                   src, bytes, elements);
 }
 
 // Checks and charges one vector instruction that writes dst and reads a and b
@@ -70,7 +78,8 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
     widest = b_bytes > widest ? b_bytes : widest;
   }
   check_write(c, op, dst, dst_bytes);
-  charge_vector<T>(c, op, dst, a, widest, elements);
+  charge_vector<T>(c, op, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), dst, a, widest,
+                   elements);
 }
 
 // half <-> float for a block of elements; F16C does eight per instruction.
