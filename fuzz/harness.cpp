@@ -88,7 +88,7 @@ mluOpHandle_t Call::handle() {
 
 int Call::count(int lo, int hi) {
   const uint8_t pick = in_.ConsumeIntegral<uint8_t>();
-  if (pick < kUsual) return lo + pick % (hi - lo + 1);
+  if (pick < kUsual) return hi <= lo ? lo : static_cast<int>(lo + pick % (int64_t{hi} - lo + 1));
   static constexpr int kEdges[] = {0, -1, 1, 1 << 16, INT_MAX, INT_MIN, 3, 64};
   return kEdges[pick % std::size(kEdges)];
 }
@@ -187,9 +187,11 @@ void *Call::make_pointer(size_t bytes, mluOpDataType_t dtype, Role role, Fill fi
 // Floats and halves uniform in the fill range, int32 integers in it; other
 // dtypes keep the guard pattern.
 void Call::fill_elements(std::byte *p, size_t bytes, mluOpDataType_t dtype, Fill fill) {
-  std::uniform_real_distribution<double> value(fill.lo, fill.hi);
-  std::uniform_int_distribution<int32_t> index(static_cast<int32_t>(fill.lo),
-                                               static_cast<int32_t>(fill.hi));
+  // Ranges derived from edge-valued dims may be reversed or beyond int32.
+  const double lo = std::clamp(std::min(fill.lo, fill.hi), double{INT32_MIN}, double{INT32_MAX});
+  const double hi = std::clamp(std::max(fill.lo, fill.hi), double{INT32_MIN}, double{INT32_MAX});
+  std::uniform_real_distribution<double> value(lo, hi);
+  std::uniform_int_distribution<int32_t> index(static_cast<int32_t>(lo), static_cast<int32_t>(hi));
   for (size_t i = 0; i + dtype_bytes(dtype) <= bytes && dtype_bytes(dtype) > 0; i += dtype_bytes(dtype)) {
     if (dtype == MLUOP_DTYPE_FLOAT) {
       const float v = static_cast<float>(value(random_));
