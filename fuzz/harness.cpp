@@ -110,8 +110,8 @@ mluOpTensorDescriptor_t Call::tensor(mluOpTensorLayout_t layout, mluOpDataType_t
     intact_ = false;
     switch (pick % 6) {
       case 0: return nullptr;
-      case 1: layout = static_cast<mluOpTensorLayout_t>(in_.ConsumeIntegralInRange(-1, 5)); break;
-      case 2: dtype = static_cast<mluOpDataType_t>(in_.ConsumeIntegralInRange(-1, 10)); break;
+      case 1: layout = static_cast<mluOpTensorLayout_t>(in_.ConsumeIntegralInRange(0, 7)); break;
+      case 2: dtype = static_cast<mluOpDataType_t>(in_.ConsumeIntegralInRange(0, 15)); break;
       case 3:
         if (in_.ConsumeBool() && !dims.empty())
           dims.pop_back();
