@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for SECONDS each (default 60), one after the other,
-# under ASan + UBSan. Builds build-fuzz first if needed (Clang 16 from Debian,
-# tools/setup.sh installs it). Usage: fuzz/run.sh [seconds] [target-name-regex]
-# Corpora grow in build-fuzz/fuzz/corpus/<target>/; an input that breaks a
-# property is written to build-fuzz/fuzz/crashes/<target>/ and the script fails.
+# under ASan + UBSan, in build-asan (or $MLUSIM_FUZZ_BUILD): configured for the
+# fuzz targets if it is not configured yet (Clang 16 from Debian, tools/setup.sh
+# installs it), then brought up to date. Usage: fuzz/run.sh [seconds] [target-regex]
+# Corpora grow in build-asan/fuzz/corpus/<target>/; an input that breaks a
+# property is written to build-asan/fuzz/crashes/<target>/ and the script fails.
 # To keep one as a regression test, copy it to fuzz/regressions/<target>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 only=${2:-.}
-build=${MLUSIM_FUZZ_BUILD:-build-fuzz}
+build=${MLUSIM_FUZZ_BUILD:-build-asan}
 
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-16 -DMLUSIM_SANITIZE=address -DMLUSIM_FUZZ=ON \
-  -DMLUSIM_BUILD_TESTS=OFF -DMLUSIM_BUILD_PERF=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-16 -DMLUSIM_SANITIZE=address -DMLUSIM_FUZZ=ON \
+    -DMLUSIM_BUILD_TESTS=OFF -DMLUSIM_BUILD_PERF=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+fi
 targets=$(sed -n 's/^mlusim_fuzz_target(\([a-z_0-9]*\) .*/\1/p' fuzz/CMakeLists.txt | grep -E "$only")
 cmake --build "$build" -j2 --target $(printf 'fuzz_%s ' $targets)
 
-export MLUSIM_LOG=off OMP_WAIT_POLICY=passive
+export PATH=/usr/lib/llvm-16/bin:$PATH MLUSIM_LOG=off OMP_WAIT_POLICY=passive
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
