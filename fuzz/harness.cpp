@@ -168,11 +168,14 @@ void *Call::make_pointer(size_t bytes, mluOpDataType_t dtype, Role role, Fill fi
       case 2:  // a device buffer too small by at least one byte, ending where its allocation ends
         if (bytes > 0) return allocate(in_.ConsumeIntegralInRange<size_t>(0, bytes - 1), true, role, 0).data();
         break;
-      case 3:  // somewhere inside a buffer made earlier
+      case 3:  // somewhere inside the data of a buffer made earlier
         if (!buffers_.empty()) {
           Buffer &other = *buffers_[in_.ConsumeIntegralInRange<size_t>(0, buffers_.size() - 1)];
+          // Within its payload: guard bytes read as data are arbitrary values, and
+          // arbitrary rois make deform_roi_pool's adaptive sampling unbounded work.
+          if (other.payload < bytes) break;
           aliased_ = true;
-          return other.data() + in_.ConsumeIntegralInRange<size_t>(0, other.payload);
+          return other.data() + in_.ConsumeIntegralInRange<size_t>(0, other.payload - bytes);
         }
         break;
     }
