@@ -2,6 +2,10 @@
 // host threads: a core that reaches a barrier parks (swaps back to its worker)
 // and the worker runs another core. Fibers never migrate between threads, so
 // thread_local state (the current core) stays valid across a park.
+//
+// Under AddressSanitizer and ThreadSanitizer every switch is announced to the
+// sanitizer (fiber.cpp), so that ASan knows which stack is live when a kernel
+// fault unwinds one, and TSan keeps a separate shadow stack per simulated core.
 #pragma once
 
 #include <ucontext.h>
@@ -26,13 +30,18 @@ class Fiber {
   static void park();
 
  private:
-  static void entry();
+  [[noreturn]] static void entry();
 
   ucontext_t context_{}, resumer_{};
   void *stack_ = nullptr;
-  size_t mapped_bytes_ = 0;
+  size_t mapped_bytes_ = 0, guard_bytes_ = 0;
   std::function<void()> body_;
   bool finished_ = false;
+  // Sanitizer bookkeeping (unused without sanitizers): the resumer's stack
+  // bounds for ASan, and TSan's handles of this fiber and of its resumer.
+  const void *resumer_stack_ = nullptr;
+  size_t resumer_stack_bytes_ = 0;
+  void *tsan_fiber_ = nullptr, *tsan_resumer_ = nullptr;
 };
 
 }  // namespace mlusim

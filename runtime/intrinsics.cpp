@@ -290,6 +290,11 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
                     size_t elements) {
   CoreContext &c = this_core();
   require_gdram(c, op, "dst", gdram_dst, bytes);
+  // Atomics add whole elements: a dst off its element alignment faults instead of tearing.
+  const size_t element_bytes = elements > 0 ? bytes / elements : 1;
+  if (element_bytes > 1 && reinterpret_cast<uintptr_t>(gdram_dst) % element_bytes != 0)
+    fault(c, fmt::format("{}: dst {} is not aligned to its {}-byte elements", op,
+                         gdram_describe(*c.gdram, gdram_dst), element_bytes));
   if (!c.pending.empty()) land_copies(c, bit(kIoPipe));  // in order on the IO queue
   if (nram_src != nullptr) {
     require_onchip(c, op, "src", Space::kNram, nram_src, bytes);

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Installs what mlusim needs from Debian's archive (as root). Skips apt when
+# Installs what mlusim needs from Debian's archive (as root); g++ builds with
+# its own libgomp, so LLVM's libomp is only for the sanitizer builds. Skips apt when
 # everything is already there, so it also works offline on a prepared machine.
 set -euo pipefail
-packages=(cmake make g++ libomp-dev libspdlog-dev libfmt-dev googletest libgtest-dev
-          libgmock-dev libbenchmark-dev)
+packages=(cmake make g++ libspdlog-dev libfmt-dev googletest libgtest-dev
+          libgmock-dev libbenchmark-dev
+          # sanitizers and fuzzing (docs/sanitizers_and_fuzzing.md): Clang 16 is
+          # Debian 12's first with _Float16 on x86; its libomp is what TSan can see.
+          clang-16 libclang-rt-16-dev libomp-16-dev llvm-16)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -37,7 +37,8 @@ TEST(Cnrt, MemcpyChecksDirectionAndBounds) {
   EXPECT_EQ(cnrtMemcpy(dev, host.data(), 65 * sizeof(float), cnrtMemcpyHostToDev),
             cnrtErrorInvalidDevicePtr);
   EXPECT_EQ(cnrtMemcpy(nullptr, host.data(), 4, cnrtMemcpyHostToDev), cnrtErrorArgsInvalid);
-  EXPECT_EQ(cnrtMemcpy(dev, host.data(), 4, static_cast<cnrtMemTransDir_t>(42)),
+  // 7: no direction, yet a value the enum can hold (42 would be UB before the call).
+  EXPECT_EQ(cnrtMemcpy(dev, host.data(), 4, static_cast<cnrtMemTransDir_t>(7)),
             cnrtErrorMemcpyDirectionInvalid);
   EXPECT_EQ(cnrtMemset(dev, 0, 64 * sizeof(float)), cnrtSuccess);
   EXPECT_EQ(cnrtMemset(dev, 0, 65 * sizeof(float)), cnrtErrorInvalidDevicePtr);

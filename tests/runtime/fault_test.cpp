@@ -56,6 +56,19 @@ TEST(Faults, MemcpyDirectionDisagreesWithPointers) {
                   {"__memcpy GDRAM2NRAM", "dst", "GDRAM allocation", "needs NRAM"});
 }
 
+// Found by fuzz_border_align_backward: a half dst one byte into an allocation.
+__mlu_global__ void atomic_add_to_misaligned_half(half *gdram) {
+  __nram_buffer__(half, buf, 64);
+  __bang_write_zero(buf, 64);
+  __bang_atomic_reduce_add(reinterpret_cast<half *>(reinterpret_cast<char *>(gdram) + 1), buf, 4);
+}
+
+TEST(Faults, AtomicAddToAMisalignedDestination) {
+  DeviceBuffer<half> g(64);
+  expect_mentions(fault_of(atomic_add_to_misaligned_half, g.get()),
+                  {"__bang_atomic_reduce_add", "dst", "+0x1", "not aligned to its 2-byte elements"});
+}
+
 __mlu_global__ void reads_past_gdram(const float *gdram) {
   if (__is_mpu()) return;  // the memory core has no NRAM
   __nram_buffer__(float, buf, 128);

@@ -128,9 +128,11 @@ namespace mlusim::detail {
 template <typename T>
 bool adds_nothing(const T *dst, T value) {
   if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) {
-    Bits<T> v, d;
+    Bits<T> v;
     std::memcpy(&v, &value, sizeof(T));
-    std::memcpy(&d, dst, sizeof(T));
+    // Other cores add to *dst concurrently: read it atomically (a plain load on x86).
+    const Bits<T> d = std::atomic_ref<Bits<T>>(*reinterpret_cast<Bits<T> *>(const_cast<T *>(dst)))
+                          .load(std::memory_order_relaxed);
     return v == 0 && d != Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
   } else {
     return value == T(0);
