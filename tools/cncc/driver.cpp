@@ -212,6 +212,8 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
     return 2;
   }
   flags.insert(flags.begin(), standard_flag(standard));
+  std::istringstream library_flags(MLUSIM_PROGRAM_FLAGS);
+  for (std::string f; library_flags >> f;) flags.push_back(f);
   const fs::path temp = compile_only ? fs::path() : fs::temp_directory_path() /
                                                         ("mlusim-cncc-" + std::to_string(getpid()));
   if (!compile_only) fs::create_directories(temp);
@@ -236,6 +238,7 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
   if (rc == 0 && !compile_only) {
     std::vector<std::string> ld = {tc.cxx};
     ld.insert(ld.end(), objects.begin(), objects.end());
+    ld.insert(ld.end(), flags.begin(), flags.end());  // -O, -g, sanitizers: as compiled
     ld.insert(ld.end(), {"-o", output.empty() ? "a.out" : output, "-L" + tc.lib_dir,
                          "-Wl,-rpath," + tc.lib_dir, "-lmlusim"});
     ld.insert(ld.end(), link_flags.begin(), link_flags.end());
