@@ -97,16 +97,10 @@ cnrtRet_t launch(cnrtQueue_t queue, const void *grad_output, const void *boxes,
   // Union1 over the whole device, as mlu-ops' policy does.
   const cnrtDim3_t dim{static_cast<unsigned>(mluop::cores_per_cluster()),
                        static_cast<unsigned>(mluop::cluster_count()), 1};
-  cnrtRet_t ret = MLUSIM_LAUNCH(MLUKernelBorderAlignBackwardZero, dim, cnrtFuncTypeUnion1, queue,
-                                grad_input, mluop::byte_count(grad_input_t));
-  if (ret != cnrtSuccess) return ret;
-  const char *name = sizeof(T) == 4 ? "MLUKernelBorderAlignBackward<float>"
-                                     : "MLUKernelBorderAlignBackward<half>";
-  return mlusim::launch(name, dim, cnrtFuncTypeUnion1, queue, MLUKernelBorderAlignBackward<T>,
-                        static_cast<const T *>(grad_output), static_cast<const T *>(boxes),
-                        static_cast<const int32_t *>(argmax_idx), pool_size, grad_input_t.dim(0),
-                        grad_input_t.dim(1), grad_input_t.dim(2), grad_input_t.dim(3) / 4, K,
-                        static_cast<T *>(grad_input));
+  return launch_kernels<T>(dim, queue, static_cast<const T *>(grad_output),
+                           static_cast<const T *>(boxes), static_cast<const int32_t *>(argmax_idx),
+                           pool_size, grad_input_t.dim(0), grad_input_t.dim(1), grad_input_t.dim(2),
+                           grad_input_t.dim(3) / 4, K, static_cast<T *>(grad_input));
 }
 
 }  // namespace

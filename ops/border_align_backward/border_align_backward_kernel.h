@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cnrt.h"
+
 namespace border_align_backward {
 
 // Design doc 3.2: the first NRAM bytes hold the box's four coordinates
@@ -28,10 +30,9 @@ constexpr int deal_num(size_t nram_bytes, size_t dtype_bytes) {
 // grad_input [N,H,W,4C] += the gradient of every (box, border, channel) of
 // grad_output [N,K,4,C], through the bilinear weights of the point argmax_idx
 // picked among the border's pool_size + 1 points. T: float or half (_Float16).
+// Launches MLUKernelBorderAlignBackwardZero (grad_input = 0, split over every
+// task), then MLUKernelBorderAlignBackward<T>, both Union1 with `dim`.
 template <typename T>
-void MLUKernelBorderAlignBackward(const T *grad_output, const T *boxes, const int32_t *argmax_idx,
-                                  int32_t pool_size, int32_t N, int32_t H, int32_t W, int32_t C,
-                                  int32_t K, T *grad_input);
-
-// Zeroes `bytes` bytes of GDRAM at dst, split over every task of the launch.
-void MLUKernelBorderAlignBackwardZero(void *dst, size_t bytes);
+cnrtRet_t launch_kernels(cnrtDim3_t dim, cnrtQueue_t queue, const T *grad_output, const T *boxes,
+                         const int32_t *argmax_idx, int32_t pool_size, int32_t N, int32_t H,
+                         int32_t W, int32_t C, int32_t K, T *grad_input);

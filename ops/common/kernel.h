@@ -34,3 +34,7 @@ std::byte *declare_onchip(Space space, size_t bytes, const char *name);
 #define __wram_buffer__(T, name, count)                                                  \
   T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
       ::mlusim::Space::kWram, sizeof(T) * static_cast<size_t>(count), #name))
+
+// The status of a kernel<<<...>>>(...) launch, as mlu-ops' KERNEL_CHECK reads
+// it: stale errors cleared first, then cnrtGetLastError after the launch.
+#define MLUOP_LAUNCH_STATUS(...) ((void)cnrtGetLastError(), (__VA_ARGS__), cnrtGetLastError())

@@ -111,16 +111,8 @@ mluOpStatus_t launch(mluOpHandle_t handle, const mluop::drp::Args<T> &args,
   const int clusters = static_cast<int>(
       std::min<int64_t>((bins + cores - 1) / cores, mluop::cluster_count()));
   const cnrtDim3_t dim{static_cast<unsigned>(cores), static_cast<unsigned>(clusters), 1};
-  const bool serial = pipeline == DeformRoiPoolPipeline::kSerial;
-  auto *kernel = serial ? &mluop::drp::MLUKernelDeformRoiPoolForward<T, false>
-                        : &mluop::drp::MLUKernelDeformRoiPoolForward<T, true>;
-  const char *name = std::is_same_v<T, float>
-                         ? (serial ? "MLUKernelDeformRoiPoolForward<float,serial>"
-                                   : "MLUKernelDeformRoiPoolForward<float>")
-                         : (serial ? "MLUKernelDeformRoiPoolForward<half,serial>"
-                                   : "MLUKernelDeformRoiPoolForward<half>");
-  MLUOP_KERNEL_CHECK(kApi, mlusim::launch(name, dim, cnrtFuncTypeUnion1, handle->queue, kernel,
-                                          args));
+  const bool ping_pong = pipeline != DeformRoiPoolPipeline::kSerial;
+  MLUOP_KERNEL_CHECK(kApi, mluop::drp::launch_kernel<T>(dim, handle->queue, args, ping_pong));
   return MLUOP_STATUS_SUCCESS;
 }
 

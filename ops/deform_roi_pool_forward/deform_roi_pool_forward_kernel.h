@@ -6,6 +6,9 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+
+#include "cnrt.h"
 
 namespace mluop::drp {
 
@@ -56,9 +59,10 @@ inline int chunk_channels(int channels, size_t nram_bytes, size_t dtype_bytes) {
   return static_cast<int>(nram_limit / kSlices / align * align);
 }
 
-// The kernel: T is float or half (_Float16); kPingPong selects the async
-// prefetch of 3.4 (true) or the same body with synchronous loads (false).
-template <typename T, bool kPingPong>
-void MLUKernelDeformRoiPoolForward(Args<T> args);
+// Launches the kernel, MLUKernelDeformRoiPoolForward<T, kPingPong> (Union1):
+// T is float or half (_Float16); ping_pong selects the async prefetch of 3.4
+// or the same body with synchronous loads.
+template <typename T>
+cnrtRet_t launch_kernel(cnrtDim3_t dim, cnrtQueue_t queue, const Args<T> &args, bool ping_pong);
 
 }  // namespace mluop::drp

@@ -32,9 +32,9 @@ cnrtRet_t launch_copy_windows(mluOpHandle_t handle, const MaskedIm2colForwardPro
                                     .mask_cnt = pr.mask_cnt};
   mlusim::log::op().debug("masked_im2col_forward step 3: dim ({}, {}, 1), {} masks", dim.x, dim.y,
                           pr.mask_cnt);
-  return MLUSIM_LAUNCH(MLUKernelMaskedIm2colForward<T>, dim, cnrtFuncTypeUnion1, handle->queue,
-                       static_cast<const T *>(feature_hwc), pr.mask_h_idx, pr.mask_w_idx,
-                       static_cast<T *>(data_col_hwc), p);
+  return launch_masked_im2col_kernel<T>(dim, handle->queue, static_cast<const T *>(feature_hwc),
+                                        pr.mask_h_idx, pr.mask_w_idx,
+                                        static_cast<T *>(data_col_hwc), p);
 }
 
 // The checks both entry points make, in mlu-ops' order; the zero-element rules

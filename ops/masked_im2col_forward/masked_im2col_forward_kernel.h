@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "cnrt.h"
+
 namespace mluop {
 
 struct MaskedIm2colForwardParams {
@@ -16,8 +18,8 @@ struct MaskedIm2colForwardParams {
 // feature_hwc [H, W, C]; mask_h_idx, mask_w_idx [mask_cnt];
 // data_col_hwc [mask_cnt, kernel_h*kernel_w, C], zero where no copy lands.
 template <typename T>
-void MLUKernelMaskedIm2colForward(const T *feature_hwc, const int32_t *mask_h_idx,
-                                  const int32_t *mask_w_idx, T *data_col_hwc,
-                                  MaskedIm2colForwardParams p);
+cnrtRet_t launch_masked_im2col_kernel(cnrtDim3_t dim, cnrtQueue_t queue, const T *feature_hwc,
+                                      const int32_t *mask_h_idx, const int32_t *mask_w_idx,
+                                      T *data_col_hwc, MaskedIm2colForwardParams p);
 
 }  // namespace mluop

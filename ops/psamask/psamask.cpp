@@ -95,11 +95,9 @@ mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type
   const auto *in = static_cast<const float *>(input);
   auto *out = static_cast<float *>(output);
   if (d.backward)
-    MLUOP_KERNEL_CHECK(api, MLUSIM_LAUNCH(psamask::MLUKernelPsamaskBackward<float>, dim,
-                                          cnrtFuncTypeUnion1, handle->queue, in, out, shape));
+    MLUOP_KERNEL_CHECK(api, psamask::launch_backward(dim, handle->queue, in, out, shape));
   else
-    MLUOP_KERNEL_CHECK(api, MLUSIM_LAUNCH(psamask::MLUKernelPsamaskForward<float>, dim,
-                                          cnrtFuncTypeUnion1, handle->queue, in, out, shape));
+    MLUOP_KERNEL_CHECK(api, psamask::launch_forward(dim, handle->queue, in, out, shape));
   return MLUOP_STATUS_SUCCESS;
 }
 

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cnrt.h"
+
 namespace psamask {
 
 enum Type { kCollect = 0, kDistribute = 1 };
@@ -150,14 +152,11 @@ Limits find_limit(const Shape &s, const Box &b, int64_t nram_elements) {
 
 // ---- The kernels (Union1, dim = (cores per cluster, clusters_needed, 1)) ---
 
-// y from x; positions no mask window reaches are 0.
-template <typename T>
-void MLUKernelPsamaskForward(const T *x, T *y, Shape shape);
-// dx from dy: the same (mask cell, feature cell) pairs the other way; 0 elsewhere.
-template <typename T>
-void MLUKernelPsamaskBackward(const T *dy, T *dx, Shape shape);
-
-extern template void MLUKernelPsamaskForward<float>(const float *, float *, Shape);
-extern template void MLUKernelPsamaskBackward<float>(const float *, float *, Shape);
+// y from x; positions no mask window reaches are 0 (MLUKernelPsamaskForward).
+cnrtRet_t launch_forward(cnrtDim3_t dim, cnrtQueue_t queue, const float *x, float *y, Shape shape);
+// dx from dy: the same (mask cell, feature cell) pairs the other way; 0
+// elsewhere (MLUKernelPsamaskBackward).
+cnrtRet_t launch_backward(cnrtDim3_t dim, cnrtQueue_t queue, const float *dy, float *dx,
+                          Shape shape);
 
 }  // namespace psamask

@@ -88,11 +88,11 @@ mluOpStatus_t launch(mluOpHandle_t handle, const tib::Shape &shape, const void *
   // of 3 neighbours a multiply, a transpose and an add per grad_output element).
   const double theory_ops = 9.0 * shape.b * shape.c * shape.n;
   mlusim::OpScope scope(handle->queue, "three_interpolate_backward", theory_io, theory_ops, dtype);
-  MLUOP_KERNEL_CHECK(
-      kApi, MLUSIM_LAUNCH(tib::MLUKernelThreeInterpolateBackward<T>, dim, cnrtFuncTypeUnion1,
-                          handle->queue, static_cast<const T *>(grad_output),
-                          static_cast<const int32_t *>(indices), static_cast<const T *>(weights),
-                          static_cast<T *>(grad_features), shape, tiles));
+  MLUOP_KERNEL_CHECK(kApi, tib::launch_kernel<T>(dim, handle->queue,
+                                                 static_cast<const T *>(grad_output),
+                                                 static_cast<const int32_t *>(indices),
+                                                 static_cast<const T *>(weights),
+                                                 static_cast<T *>(grad_features), shape, tiles));
   return MLUOP_STATUS_SUCCESS;
 }
 

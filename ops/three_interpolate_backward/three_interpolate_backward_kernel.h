@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cnrt.h"
+
 namespace three_interpolate_backward {
 
 constexpr int kNeighbours = 3;  // the last dim of indices and weights
@@ -174,16 +176,18 @@ inline TaskRange tasks_of(int64_t tasks, int task_id, int task_dim) {
 
 // grad_features[b, c, m] = sum over (n, k) with indices[b, n, k] == m of
 // grad_output[b, c, n] * weights[b, n, k]; every element is written, indices
-// outside [0, m) contribute nothing.
+// outside [0, m) contribute nothing. Launches MLUKernelThreeInterpolateBackward<T>
+// (Union1) on `queue`.
 template <typename T>
-void MLUKernelThreeInterpolateBackward(const T *grad_output, const int32_t *indices,
-                                       const T *weights, T *grad_features, Shape shape,
-                                       Tiles tiles);
+cnrtRet_t launch_kernel(cnrtDim3_t dim, cnrtQueue_t queue, const T *grad_output,
+                        const int32_t *indices, const T *weights, T *grad_features, Shape shape,
+                        Tiles tiles);
 
-extern template void MLUKernelThreeInterpolateBackward<float>(const float *, const int32_t *,
-                                                              const float *, float *, Shape, Tiles);
-extern template void MLUKernelThreeInterpolateBackward<_Float16>(const _Float16 *, const int32_t *,
-                                                                 const _Float16 *, _Float16 *,
-                                                                 Shape, Tiles);
+extern template cnrtRet_t launch_kernel<float>(cnrtDim3_t, cnrtQueue_t, const float *,
+                                               const int32_t *, const float *, float *, Shape,
+                                               Tiles);
+extern template cnrtRet_t launch_kernel<_Float16>(cnrtDim3_t, cnrtQueue_t, const _Float16 *,
+                                                  const int32_t *, const _Float16 *, _Float16 *,
+                                                  Shape, Tiles);
 
 }  // namespace three_interpolate_backward

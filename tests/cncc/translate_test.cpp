@@ -129,3 +129,18 @@ TEST(Translate, LinemarkersInsideALaunchAreDropped) {
 }
 
 }  // namespace
+
+namespace {
+
+// A helper without a BANG qualifier (as the operators' kernels have) still
+// declares its on-chip variables at function scope: one per core, not a
+// file-scope name.
+TEST(Translate, OnchipDeclarationInAPlainHelperIsFunctionScope) {
+  const std::string t = out("template <typename T> void helper(const T &x) {\n"
+                            "  __nram__ char buf[SIZE];\n}\n");
+  EXPECT_NE(t.find("static ::mlusim::bang::OnchipSite mlusim_site_buf_"), std::string::npos) << t;
+  EXPECT_NE(t.find("char *const buf = ::mlusim::bang::onchip_array<char >("), std::string::npos) << t;
+  EXPECT_EQ(t.find("inline ::mlusim::bang::OnchipSite"), std::string::npos) << t;
+}
+
+}  // namespace

@@ -119,9 +119,12 @@ int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compil
   Translation t = translate(read_file(ii));
   for (const auto &e : t.errors) std::cerr << e << '\n';
   if (!t.errors.empty()) return 1;
-  std::ofstream(cpp, std::ios::binary)
-      << t.text << "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_arch("
-      << arch.bang_arch << ");\n";
+  std::ofstream out(cpp, std::ios::binary);
+  out << t.text;
+  if (arch.chosen)
+    out << "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_arch("
+        << arch.bang_arch << ");\n";
+  out.close();
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
   cc.insert(cc.end(), flags.begin(), flags.end());
   cc.insert(cc.end(), {"-c", cpp, "-o", object});
@@ -158,7 +161,7 @@ bool parse_arch(const std::string &name, Arch *arch) {
                {"mtp_290", 290, "MLU290"}};
   for (const auto &k : known)
     if (name == k.flag) {
-      *arch = Arch{name, k.bang_arch, k.preset};
+      *arch = Arch{name, k.bang_arch, k.preset, true};
       return true;
     }
   return false;

@@ -22,6 +22,7 @@ struct Arch {
   std::string flag = "mtp_372";
   int bang_arch = 372;
   std::string preset = "MLU370-X4";
+  bool chosen = false;  // named on the command line: the program runs on that device
 };
 
 // Maps "mtp_372", "compute_30", ... to an Arch; false for an arch with no

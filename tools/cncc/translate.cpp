@@ -142,21 +142,35 @@ class Translator {
   // ---- where we are: device function bodies ------------------------------
 
   bool in_device() const { return device_bodies_ > 0; }
+  bool in_function() const { return function_bodies_ > 0 || device_bodies_ > 0; }
+
+  // A '{' opens a function body after a parameter list (or a qualifier after
+  // it); inside a function every brace is function scope.
+  bool opens_function_body(size_t i) const {
+    if (function_bodies_ > 0) return true;
+    size_t k = i;
+    while (k > 0 && t_[k - 1].kind == Kind::kDirective) --k;
+    if (k == 0) return false;
+    const std::string_view prev = text(k - 1);
+    return prev == ")" || prev == "const" || prev == "noexcept" || prev == "override" ||
+           prev == "final" || prev == "mutable";
+  }
 
   void track_scopes(size_t i, std::string_view w) {
     if (w == "(") ++parens_;
     else if (w == ")") --parens_;
     else if (w == ";" && parens_ == 0) device_signature_ = false;
     else if (w == "{") {
-      const bool body = device_signature_ && parens_ == 0;
-      braces_.push_back(body);
-      if (body) ++device_bodies_;
+      Scope scope{device_signature_ && parens_ == 0, opens_function_body(i)};
+      braces_.push_back(scope);
+      device_bodies_ += scope.device;
+      function_bodies_ += scope.function;
       device_signature_ = false;
     } else if (w == "}" && !braces_.empty()) {
-      if (braces_.back()) --device_bodies_;
+      device_bodies_ -= braces_.back().device;
+      function_bodies_ -= braces_.back().function;
       braces_.pop_back();
     }
-    (void)i;
   }
 
   void function_qualifier(size_t i, std::string_view w) {
@@ -190,7 +204,7 @@ class Translator {
     if (!parse_declarators(q + 1, last, &is_static, &is_extern, &type, &decls))
       return error(q, "cannot read this " + std::string(qualifier) +
                           " declaration (mlusim-cncc reads 'T name[N] = init, ...;')");
-    const bool file_scope = !in_device();
+    const bool file_scope = !in_function();
     std::string out;
     for (const Declarator &d : decls)
       out += file_scope ? file_scope_variable(q, qualifier, type, d, is_static)
@@ -428,8 +442,11 @@ class Translator {
   std::vector<Edit> edits_;
   std::vector<std::string> errors_;
   std::map<std::string, std::string> file_scope_vars_;
-  std::vector<bool> braces_;  // per open brace: opens a device function body
-  int device_bodies_ = 0, parens_ = 0;
+  struct Scope {
+    bool device, function;  // opens a device function's body; any function's
+  };
+  std::vector<Scope> braces_;
+  int device_bodies_ = 0, function_bodies_ = 0, parens_ = 0;
   bool device_signature_ = false;
   size_t skip_until_ = 0;  // tokens of the declaration just rewritten
 };
