@@ -10,6 +10,7 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
+#include "tests/common/one_core.h"
 #include "tests/common/testing.h"
 
 namespace intrinsics_test {
@@ -18,13 +19,7 @@ using mlusim::testing::DeviceBuffer;
 using mlusim::testing::FloatTag;
 using mlusim::testing::HalfTag;
 
-template <typename... Params, typename... Args>
-void run_on_one_core(void (*kernel)(Params...), Args... args) {
-  ASSERT_EQ(mlusim::launch("intrinsic_test", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, nullptr,
-                           kernel, args...),
-            cnrtSuccess)
-      << mlusimGetLastError();
-}
+using mlusim::testing::run_on_one_core;
 
 // Launches `kernel` on one core and returns its fault message ("" if none).
 template <typename... Params, typename... Args>

@@ -6,19 +6,14 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
+#include "tests/common/one_core.h"
 #include "tests/common/testing.h"
 
 namespace {
 
 using mlusim::testing::DeviceBuffer;
 
-template <typename... Params, typename... Args>
-void run_on_one_core(void (*kernel)(Params...), Args... args) {
-  ASSERT_EQ(mlusim::launch("intrinsic_test", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock, nullptr,
-                           kernel, args...),
-            cnrtSuccess)
-      << mlusimGetLastError();
-}
+using mlusim::testing::run_on_one_core;
 
 // Strided copy moves segnum + 1 segments.
 __mlu_global__ void strided_gather(float *dst, const float *src) {
