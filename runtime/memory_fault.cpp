@@ -6,7 +6,9 @@
 
 #include <array>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <new>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -117,17 +119,32 @@ void install_handlers() {
 
 // Each worker thread handles signals on its own stack: a fiber that overflowed
 // its stack has none left.
+// The alternate signal stack of this thread: freed when the thread ends (held
+// in thread-local storage, where a leak checker also sees it).
+struct AltStack {
+  std::unique_ptr<char[]> memory;
+  ~AltStack() {
+    if (memory == nullptr) return;
+    stack_t off{};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+  }
+};
+
 void ensure_alt_stack() {
+  thread_local AltStack alt;
   thread_local bool installed = false;
   if (installed) return;
   installed = true;
   stack_t current{};
   sigaltstack(nullptr, &current);
   if ((current.ss_flags & SS_DISABLE) == 0 && current.ss_size >= kAltStackBytes) return;
+  alt.memory.reset(new (std::nothrow) char[kAltStackBytes]);
+  if (alt.memory == nullptr) return;
   stack_t ss{};
-  ss.ss_sp = std::malloc(kAltStackBytes);  // lives as long as the thread (never freed)
+  ss.ss_sp = alt.memory.get();
   ss.ss_size = kAltStackBytes;
-  if (ss.ss_sp != nullptr) sigaltstack(&ss, nullptr);
+  sigaltstack(&ss, nullptr);
 }
 
 std::string where(const Recovery &r) {
