@@ -4,6 +4,8 @@
 // process survives and the next launch works.
 #include <gtest/gtest.h>
 
+#include "runtime/asan.h"
+
 #include <csignal>
 #include <string>
 
@@ -151,7 +153,7 @@ TEST(MemoryGuardDeathTest, HostCrashIsNotSwallowed) {
     volatile int *nowhere = nullptr;
     *nowhere = 1;
   };
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef MLUSIM_ASAN
   EXPECT_DEATH(crash(), "SEGV");
 #else
   EXPECT_EXIT(crash(), ::testing::KilledBySignal(SIGSEGV), "");

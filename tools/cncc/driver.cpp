@@ -26,10 +26,13 @@ bool ends_with(const std::string &s, std::string_view suffix) {
 }
 bool starts_with(const std::string &s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
 
-// "__bang_foo" from the compiler's "'__bang_foo' was not declared" (any quotes).
+// "__bang_foo" from the compiler's "'__bang_foo' was not declared" (g++) or
+// "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
 std::string undeclared_intrinsic(const std::string &line) {
-  const size_t at = line.find("was not declared");
+  size_t at = line.find("was not declared");  // g++
+  if (at == std::string::npos) at = line.find("use of undeclared identifier");  // clang++
   if (at == std::string::npos) return "";
+  if (line[at] == 'u') at = line.size();  // clang names the identifier after the words
   for (std::string_view prefix : {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset"}) {
     const size_t p = line.rfind(prefix, at);
     if (p == std::string::npos) continue;
