@@ -111,7 +111,8 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
 std::string Scheduler::who_waits(const Barrier &b) const {
   std::string waiting, finished;
   for (const Core *k : b.participants) {
-    if (k->parked_at == &b)
+    // parked_at is the running core's own until it has parked (state is ours).
+    if (k->state == Core::kParked && k->parked_at == &b)
       waiting += fmt::format("{}{} at {}", waiting.empty() ? "" : ", ", detail::core_name(*k->ctx),
                              k->parked_op);
     else if (k->state == Core::kDone)
@@ -184,7 +185,7 @@ void Scheduler::wake_with_fault(Barrier &b, const std::string &why) {
 void Scheduler::declare_deadlock() {
   std::string parked;
   for (const Core &k : cores_)
-    if (k.parked_at != nullptr)
+    if (k.state == Core::kParked && k.parked_at != nullptr)
       parked += fmt::format("{}{} at {}", parked.empty() ? "" : ", ", detail::core_name(*k.ctx),
                             k.parked_op);
   const std::string why =
