@@ -50,27 +50,14 @@ void device_print(const char *text, size_t length) {
 
 void run_launch(const char *kernel, const char *where, cnrtDim3_t dim, cnrtFunctionType_t type,
                 cnrtQueue_t queue, const std::function<void()> &body) {
-  if (detail::tls_core != nullptr)
-    detail::fault(*detail::tls_core, fmt::format("kernel '{}' launched from inside a kernel at {} "
-                                                 "(device code cannot launch kernels)",
-                                                 kernel, where));
   const cnrtRet_t ret = launch_kernel(kernel, dim, type, queue, body);
   flush_unfinished_lines();
   if (ret != cnrtSuccess) log::runtime().debug("launch at {}: {}", where, last_error());
 }
 
-bool use_arch(int bang_arch) {
+bool use_device(const char *preset) {
   if (std::getenv("MLUSIM_DEVICE") != nullptr) return true;
-  const char *preset = bang_arch >= 300 && bang_arch < 400 ? "MLU370-X4"
-                       : bang_arch == 290 || bang_arch == 200 ? "MLU290"
-                       : bang_arch == 270 || bang_arch == 220 ? "MLU270"
-                                                              : nullptr;
-  if (preset == nullptr || find_preset(preset) == nullptr) {
-    log::runtime().warn("built for __BANG_ARCH__ {}: no preset, running on {}", bang_arch,
-                        current_device().name);
-    return true;
-  }
-  set_current_device(*find_preset(preset));
+  if (const DeviceSpec *spec = find_preset(preset)) set_current_device(*spec);
   return true;
 }
 

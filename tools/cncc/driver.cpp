@@ -125,8 +125,8 @@ int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compil
   std::ofstream out(cpp, std::ios::binary);
   out << t.text;
   if (arch.chosen)
-    out << "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_arch("
-        << arch.bang_arch << ");\n";
+    out << "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_device(\""
+        << arch.preset << "\");\n";
   out.close();
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
   cc.insert(cc.end(), flags.begin(), flags.end());

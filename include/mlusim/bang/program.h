@@ -111,8 +111,9 @@ void launch(cnrtDim3_t dim, cnrtFunctionType_t type, cnrtQueue_t queue, const ch
   run_launch(kernel_name, where, dim, type, queue, [&] { std::apply(kernel, values); });
 }
 
-// Selects the simulated device the program was built for (--bang-mlu-arch),
-// unless MLUSIM_DEVICE chooses one. Returns true so it can initialise a static.
-bool use_arch(int bang_arch);
+// Selects the preset the program was built for (mlusim-cncc maps
+// --bang-mlu-arch to it), unless MLUSIM_DEVICE chooses one. Returns true so it
+// can initialise a static.
+bool use_device(const char *preset);
 
 }  // namespace mlusim::bang
