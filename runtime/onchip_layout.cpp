@@ -36,15 +36,6 @@ size_t capacity(const CoreContext &c, Space s) {
   }
 }
 
-size_t &declared(CoreContext &c, Space s) {
-  switch (s) {
-    case Space::kNram: return c.nram_declared;
-    case Space::kWram: return c.wram_declared;
-    case Space::kSram: return c.sram_declared;
-    default: return c.ldram_declared;
-  }
-}
-
 }  // namespace
 
 OnchipLayout::OnchipLayout(std::string device, const std::vector<CoreContext> &cores)
@@ -65,7 +56,7 @@ std::byte *OnchipLayout::place(CoreContext &c, bang::OnchipSite &site, size_t by
                                  site.name, site.where, site.bytes, bytes));
   // Catch this core up with what every core has declared so far.
   const SpaceLayout &s = spaces_[static_cast<int>(site.space)];
-  size_t &mine = declared(c, site.space);
+  size_t &mine = bang::declared_in(c, site.space);
   mine = std::max(mine, s.used);
   if (site.space == Space::kLdram) c.ldram = ldram_of(c.physical_core);
   else c.regions = regions_.data();

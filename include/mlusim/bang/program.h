@@ -44,7 +44,8 @@ inline std::byte *space_base(const CoreContext &c, Space s) {
   }
 }
 
-inline size_t declared_in(const CoreContext &c, Space s) {
+// How much of the space this core has declared (the checks' limit).
+inline size_t &declared_in(CoreContext &c, Space s) {
   switch (s) {
     case Space::kNram: return c.nram_declared;
     case Space::kWram: return c.wram_declared;
