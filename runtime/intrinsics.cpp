@@ -10,6 +10,7 @@
 #include "runtime/launch.h"
 #include "runtime/onchip_memory.h"
 #include "runtime/scheduler.h"
+#include "runtime/segments.h"
 
 namespace mlusim {
 
@@ -115,38 +116,6 @@ void fault_alignment(const CoreContext &c, const char *op, const char *operand, 
                        "(start aligned to {} bytes, size a multiple of {} bytes)",
                        op, operand, off, bytes, c.cost.nram_align_mask + 1,
                        c.cost.vector_count_align));
-}
-
-namespace {
-
-// The first bytes where a segment of `b` meets [s, e), if any: the first
-// segment of b ending after s is the only candidate that may start before e.
-bool meets(const Segments &b, uintptr_t s, uintptr_t e, uintptr_t *lo, uintptr_t *hi) {
-  const size_t count = b.stride == 0 ? 1 : b.count;
-  size_t j = 0;
-  if (s >= b.lo + b.bytes) {
-    if (count == 1) return false;  // also a stride of 0: every segment is the first
-    j = (s - b.lo - b.bytes) / b.stride + 1;
-  }
-  if (j >= count) return false;
-  const uintptr_t seg_lo = b.lo + j * b.stride;
-  if (seg_lo >= e) return false;
-  *lo = std::max(s, seg_lo);
-  *hi = std::min(e, seg_lo + b.bytes);
-  return true;
-}
-
-}  // namespace
-
-bool first_overlap(const Segments &a, const Segments &b, uintptr_t *lo, uintptr_t *hi) {
-  if (a.bytes == 0 || b.bytes == 0 || !overlaps(a.lo, a.hi(), b.lo, b.hi())) return false;
-  const Segments &few = a.count <= b.count ? a : b, &many = a.count <= b.count ? b : a;
-  const size_t count = few.stride == 0 ? 1 : few.count;
-  for (size_t i = 0; i < count; ++i) {
-    const uintptr_t s = few.lo + i * few.stride;
-    if (meets(many, s, s + few.bytes, lo, hi)) return true;
-  }
-  return false;
 }
 
 std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi) {
@@ -274,6 +243,8 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   }
   if (d.src == Space::kSram) check_sram_race(c, label, from, false);
   if (d.dst == Space::kSram) check_sram_race(c, label, to, true);
+  if (d.src == Space::kGdram) log_gdram(c, from, false, false, label);
+  if (d.dst == Space::kGdram) log_gdram(c, to, true, false, label);
 
   c.bytes_moved[dir] += static_cast<double>(n * segs);
   const double cycles = copy_cycles(c, d, n, segs);
@@ -301,6 +272,7 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
     check_read(c, op, nram_src, bytes, kIoPipe);
   }
   check_write(c, op, gdram_dst, bytes, kIoPipe);
+  log_gdram(c, Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1}, true, true, op);
   double traffic = 2 * gdram_granules(bytes, 1);  // read-modify-write
   c.gdram_traffic += traffic;
   c.atomic_elems += static_cast<double>(elements);

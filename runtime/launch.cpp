@@ -3,17 +3,21 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/memory.h"
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
+#include "runtime/gdram_image.h"
 #include "runtime/logging.h"
 #include "runtime/memory_fault.h"
 #include "runtime/onchip_layout.h"
 #include "runtime/onchip_memory.h"
 #include "runtime/queue.h"
+#include "runtime/race_check.h"
+#include "runtime/schedule.h"
 #include "runtime/scheduler.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
@@ -159,6 +163,142 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
 // A task ends when its pipes drain; its async copies land.
 void end_task() { __sync(); }
 
+// What every run of one launch shares.
+struct LaunchPlan {
+  LaunchPlan(const char *name, cnrtDim3_t dim, int gang, const DeviceSpec &spec,
+             const std::function<void()> &body)
+      : name(name),
+        dim(dim),
+        gang(gang),
+        spec(spec),
+        body(body),
+        tasks(size_t{dim.x} * dim.y * dim.z),
+        threads(static_cast<int>(std::min<size_t>(tasks, mlusim::core_count(spec)))),
+        memory_cores(gang > 0 ? (threads + spec.cores_per_cluster - 1) / spec.cores_per_cluster
+                              : 0) {}
+  size_t core_count() const { return static_cast<size_t>(threads + memory_cores); }
+
+  const char *name;
+  cnrtDim3_t dim;
+  int gang;
+  const DeviceSpec &spec;
+  const std::function<void()> &body;
+  size_t tasks;
+  int threads;       // compute cores used
+  int memory_cores;  // one per cluster used, UNION launches only
+};
+
+void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
+                LaunchShared &shared, OnchipLayout &layout, std::vector<CoreContext> &cores) {
+  const CostParams cost = make_cost(p.spec, p.threads);
+  const int cpc = p.spec.cores_per_cluster;
+  for (int i = 0; i < static_cast<int>(cores.size()); ++i) {
+    CoreContext &c = cores[i];
+    c.launch = &shared;
+    c.launch_serial = layout.serial();
+    c.gdram = &lease.snapshot();
+    c.cost = cost;
+    c.physical_core = i;
+    c.is_mpu = i >= p.threads;
+    c.physical_cluster = c.is_mpu ? i - p.threads : i / cpc;
+    c.core_in_cluster = c.is_mpu ? cpc : i % cpc;
+    if (!c.is_mpu) {  // a memory core has no NRAM or WRAM
+      c.nram = mem.nram(i);
+      c.nram_capacity = nram_usable(p.spec);
+      c.wram = mem.wram(i);
+      c.wram_capacity = p.spec.wram_bytes;
+    }
+    c.sram = mem.sram(c.physical_cluster);
+    c.sram_capacity = sram_usable(p.spec);
+    c.tracing = trace::wants(p.name, c.physical_cluster, c.core_in_cluster);
+  }
+}
+
+// Runs every task of the launch once, in `schedule`'s order, on `cores`
+// (default-constructed, one per core of the plan). Returns the first fault or
+// race, described, or "".
+std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const GdramLease &lease,
+                      std::vector<CoreContext> &cores) {
+  OnchipMemory &mem = OnchipMemory::prepare(p.spec);
+  OnchipLayout layout(p.spec.name, cores);
+  const int clusters_used = (p.threads + p.spec.cores_per_cluster - 1) / p.spec.cores_per_cluster;
+  const bool is_union = p.gang > 0;
+  LaunchShared shared{p.name, is_union, nullptr, &layout, std::vector<SramLog>(clusters_used)};
+  init_cores(p, mem, lease, shared, layout, cores);
+  const RaceMode races = race_mode();
+  std::optional<RaceCheck> race_check;
+  if (races != RaceMode::kOff) race_check.emplace(cores);
+  const int cpc = p.spec.cores_per_cluster;
+  Scheduler scheduler(cores, make_units(p.threads, p.memory_cores, cpc), p.gang, schedule);
+  shared.scheduler = &scheduler;
+
+  // A physical core runs tasks core, core + threads, ... (waves), as hardware
+  // does; a memory core runs once per wave of its cluster.
+  const WatchdogScope watchdog(p.name, p.threads, is_union, cpc);
+  std::string fault = scheduler.run([&](CoreContext &c) {
+    const size_t first = c.is_mpu ? size_t(c.physical_cluster) * cpc : c.physical_core;
+    int wave = 0;
+    for (size_t t = first; t < p.tasks && !scheduler.aborted(); t += p.threads, ++wave) {
+      set_task(c, t, p.tasks, p.dim, p.gang, cpc, wave);
+      try {
+        // A cluster runs one UnionN task at a time: the next wave starts when
+        // every core of the cluster (memory core included) ended the last.
+        if (wave > 0 && is_union)
+          scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
+        run_guarded(c, p.body);
+      } catch (const KernelFault &f) {
+        scheduler.report_fault(f.message);
+      } catch (const std::exception &e) {
+        scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw: {}", p.name,
+                                           detail::core_name(c), t, e.what()));
+      } catch (...) {
+        scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw an exception",
+                                           p.name, detail::core_name(c), t));
+      }
+      end_task();  // c is the calling fiber's core
+    }
+  });
+  if (fault.empty() && race_check) {
+    const std::string race = race_check->first_race();
+    if (!race.empty() && races == RaceMode::kWarn)
+      log::kernel().warn("kernel '{}': {}", p.name, race);
+    else if (!race.empty())
+      fault = fmt::format("kernel '{}': {}", p.name, race);
+  }
+  for (CoreContext &c : cores) c.gdram_log = nullptr;  // the logs die with race_check
+  if (!fault.empty() && schedule.reproducible())
+    fault += fmt::format(" [schedule {}: MLUSIM_SCHEDULE={} runs it again]", schedule.name(),
+                         schedule.name());
+  return fault;
+}
+
+// MLUSIM_SCHEDULES: runs the launch once per schedule from the same GDRAM
+// contents; outputs that differ are a fault naming both schedules. The first
+// schedule's outputs (and its cores' timing) are what the program sees.
+std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &schedules,
+                         const GdramLease &lease, std::vector<CoreContext> &cores) {
+  const GdramImage inputs(lease.snapshot());
+  std::string fault = run_tasks(p, schedules.front(), lease, cores);
+  if (!fault.empty()) return fault;
+  const GdramImage outputs(lease.snapshot());
+  for (size_t i = 1; i < schedules.size(); ++i) {
+    inputs.restore();
+    std::vector<CoreContext> again(p.core_count());
+    fault = run_tasks(p, schedules[i], lease, again);
+    if (fault.empty()) {
+      const std::string differs = outputs.difference(
+          GdramImage(lease.snapshot()), schedules.front().name(), schedules[i].name());
+      if (!differs.empty())
+        fault = fmt::format("kernel '{}': outputs depend on the order the cores run in: {} "
+                            "(MLUSIM_SCHEDULE=<one of them> reproduces either run)",
+                            p.name, differs);
+    }
+    if (!fault.empty()) return fault;
+  }
+  outputs.restore();
+  return "";
+}
+
 std::mutex g_launch_mutex;  // one kernel on the device at a time
 
 }  // namespace
@@ -183,69 +323,13 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   }
 
   std::lock_guard<std::mutex> lock(g_launch_mutex);
-  const size_t tasks = size_t{dim.x} * dim.y * dim.z;
-  const int cpc = spec.cores_per_cluster;
-  const int threads = static_cast<int>(std::min<size_t>(tasks, core_count(spec)));
-  const int clusters_used = (threads + cpc - 1) / cpc;
-  const bool is_union = gang > 0;
+  const LaunchPlan plan(name, dim, gang, spec, body);
   count_launch();
-  OnchipMemory &mem = OnchipMemory::prepare(spec);
   const GdramLease lease;  // cnrtFree refuses what the launch may use
-
-  const int memory_cores = is_union ? clusters_used : 0;
-  std::vector<CoreContext> cores(threads + memory_cores);
-  OnchipLayout layout(spec.name, cores);
-  LaunchShared shared{name, is_union, nullptr, &layout, std::vector<SramLog>(clusters_used)};
-  const CostParams cost = make_cost(spec, threads);
-  for (int i = 0; i < threads + memory_cores; ++i) {
-    CoreContext &c = cores[i];
-    c.launch = &shared;
-    c.launch_serial = layout.serial();
-    c.gdram = &lease.snapshot();
-    c.cost = cost;
-    c.physical_core = i;
-    c.is_mpu = i >= threads;
-    c.physical_cluster = c.is_mpu ? i - threads : i / cpc;
-    c.core_in_cluster = c.is_mpu ? cpc : i % cpc;
-    if (!c.is_mpu) {  // a memory core has no NRAM or WRAM
-      c.nram = mem.nram(i);
-      c.nram_capacity = nram_usable(spec);
-      c.wram = mem.wram(i);
-      c.wram_capacity = spec.wram_bytes;
-    }
-    c.sram = mem.sram(c.physical_cluster);
-    c.sram_capacity = sram_usable(spec);
-    c.tracing = trace::wants(name, c.physical_cluster, c.core_in_cluster);
-  }
-  Scheduler scheduler(cores, make_units(threads, memory_cores, cpc), gang);
-  shared.scheduler = &scheduler;
-
-  // A physical core runs tasks core, core + threads, ... (waves), as hardware
-  // does; a memory core runs once per wave of its cluster.
-  const WatchdogScope watchdog(name, threads, is_union, cpc);
-  const std::string fault = scheduler.run([&](CoreContext &c) {
-    const size_t first = c.is_mpu ? size_t(c.physical_cluster) * cpc : c.physical_core;
-    int wave = 0;
-    for (size_t t = first; t < tasks && !scheduler.aborted(); t += threads, ++wave) {
-      set_task(c, t, tasks, dim, gang, cpc, wave);
-      try {
-        // A cluster runs one UnionN task at a time: the next wave starts when
-        // every core of the cluster (memory core included) ended the last.
-        if (wave > 0 && is_union)
-          scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
-        run_guarded(c, body);
-      } catch (const KernelFault &f) {
-        scheduler.report_fault(f.message);
-      } catch (const std::exception &e) {
-        scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw: {}", name,
-                                           detail::core_name(c), t, e.what()));
-      } catch (...) {
-        scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw an exception", name,
-                                           detail::core_name(c), t));
-      }
-      end_task();  // c is the calling fiber's core
-    }
-  });
+  std::vector<CoreContext> cores(plan.core_count());
+  const std::vector<Schedule> compared = schedules_to_compare();
+  const std::string fault = compared.empty() ? run_tasks(plan, launch_schedule(), lease, cores)
+                                             : run_compared(plan, compared, lease, cores);
   if (!fault.empty()) {
     set_last_error(fault);
     log::kernel().error(fault);
@@ -257,7 +341,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   record_launch(*q, report);
   set_last_error("");
   log::runtime().debug("kernel '{}' dim ({}, {}, {}) on {} cores: {:.2f} us", name, dim.x, dim.y,
-                       dim.z, threads, report.device_time_us);
+                       dim.z, plan.threads, report.device_time_us);
   return cnrtSuccess;
 }
 

@@ -8,6 +8,7 @@
 
 #include "runtime/launch.h"
 #include "runtime/memory_fault.h"
+#include "runtime/race_check.h"
 
 namespace mlusim {
 namespace {
@@ -24,8 +25,13 @@ Fiber *pooled_fiber(size_t index) {
 }  // namespace
 
 Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<int>> units,
-                     int union_clusters)
-    : cores_(cores.size()), units_(std::move(units)), union_clusters_(union_clusters) {
+                     int union_clusters, const Schedule &schedule)
+    : cores_(cores.size()),
+      units_(std::move(units)),
+      union_clusters_(union_clusters),
+      one_worker_(schedule.reproducible()),
+      picker_(schedule) {
+  picker_.order_units(units_);
   int clusters = 0;
   for (const CoreContext &c : cores) clusters = std::max(clusters, c.physical_cluster + 1);
   clusters_.resize(clusters);
@@ -52,7 +58,8 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
 }
 
 std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main) {
-  const int workers = std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
+  const int workers =
+      one_worker_ ? 1 : std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
 #pragma omp parallel num_threads(workers)
   {
     {
@@ -70,9 +77,8 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   std::vector<Core *> mine;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    auto ready = std::find_if(mine.begin(), mine.end(),
-                              [](Core *k) { return k->state == Core::kReady; });
-    if (ready == mine.end() && next_unit_ < units_.size() && !aborted()) {
+    Core *ready = next_ready(mine);
+    if (ready == nullptr && next_unit_ < units_.size() && !aborted()) {
       for (int i : units_[next_unit_++]) {  // claim a cluster (or core) for this worker
         Core &k = cores_[i];
         k.fiber->reset([&core_main, &k] { core_main(*k.ctx); });
@@ -80,7 +86,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
       }
       continue;
     }
-    if (ready == mine.end()) {
+    if (ready == nullptr) {
       const bool mine_done = std::all_of(mine.begin(), mine.end(),
                                          [](Core *k) { return k->state == Core::kDone; });
       if (mine_done && (next_unit_ >= units_.size() || aborted())) {
@@ -95,7 +101,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
       --idle_workers_;
       continue;
     }
-    Core &core = **ready;
+    Core &core = *ready;
     lock.unlock();
     enter_core(*core.ctx);
     const bool finished = core.fiber->resume();
@@ -106,6 +112,16 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     else
       on_parked(core);
   }
+}
+
+Scheduler::Core *Scheduler::next_ready(const std::vector<Core *> &mine) {
+  const auto ready = [](const Core *k) { return k->state == Core::kReady; };
+  const auto count = static_cast<size_t>(std::count_if(mine.begin(), mine.end(), ready));
+  if (count == 0) return nullptr;
+  size_t skip = picker_.pick(count);
+  for (Core *k : mine)
+    if (ready(k) && skip-- == 0) return k;
+  return nullptr;
 }
 
 std::string Scheduler::who_waits(const Barrier &b) const {
@@ -146,8 +162,12 @@ void Scheduler::on_parked(Core &core) {
     k->state = Core::kReady;
     k->parked_at = nullptr;
   }
-  // Every core of these clusters is here: earlier SRAM accesses are ordered.
+  // Every participant is here: what each did before is ordered before what
+  // any does after (SRAM accesses of these clusters, GDRAM accesses).
   for (int cluster : b.clusters) core.ctx->launch->sram_logs[cluster].accesses.clear();
+  std::vector<GdramAccessLog *> logs;
+  for (const Core *k : b.waiting) logs.push_back(k->ctx->gdram_log);
+  join_clocks(logs);
   b.waiting.clear();
   b.latest_arrival = 0;
   wake_.notify_all();  // a union-wide barrier may release other workers' cores

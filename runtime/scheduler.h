@@ -16,6 +16,7 @@
 
 #include "mlusim/bang/core.h"
 #include "runtime/fiber.h"
+#include "runtime/schedule.h"
 
 namespace mlusim {
 
@@ -31,8 +32,9 @@ class Scheduler {
  public:
   // units: the core indices each worker claims together. union_clusters: N of
   // a UnionN launch (0 for BLOCK); a UnionN task spans N consecutive clusters.
+  // A reproducible schedule runs every unit on one worker, in its order.
   Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<int>> units,
-            int union_clusters);
+            int union_clusters, const Schedule &schedule);
 
   // Runs core_main(core) for every core to completion; returns the first fault
   // message, or "" if none.
@@ -64,6 +66,7 @@ class Scheduler {
   };
 
   void work(const std::function<void(CoreContext &)> &core_main);
+  Core *next_ready(const std::vector<Core *> &mine);
   void on_parked(Core &core);
   void on_finished(Core &core);
   void wake_with_fault(Barrier &b, const std::string &why);
@@ -75,6 +78,8 @@ class Scheduler {
   std::vector<std::vector<int>> units_;
   std::vector<Barrier> clusters_, unions_, union_ipus_, task_ends_;
   int union_clusters_;
+  bool one_worker_;
+  CorePicker picker_;
   size_t next_unit_ = 0;
   int alive_workers_ = -1, idle_workers_ = 0;
   std::mutex mutex_;

@@ -1,9 +1,11 @@
-// Shared by the memory-guard, fill and watchdog tests: launch a kernel on one
-// cluster and get its fault message.
+// Shared by the runtime's check tests (memory guard, fill, watchdog, races,
+// schedules): launch a kernel on one cluster and get its fault message, and
+// set a check's environment for one test.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 
@@ -31,6 +33,19 @@ inline void expect_mentions(const std::string &msg, std::initializer_list<const 
   ASSERT_FALSE(msg.empty()) << "the launch did not fault";
   for (const char *p : parts) EXPECT_NE(msg.find(p), std::string::npos) << p << " not in: " << msg;
 }
+
+// Sets an environment variable for one test (ctest runs each test in a
+// process of its own), unset after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char *name, const char *value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+ private:
+  const char *name_;
+};
 
 // Sets the fill pattern and the GDRAM guard for one test, the previous ones after,
 // so that tests do not depend on MLUSIM_FILL or MLUSIM_GDRAM_GUARD.

@@ -110,6 +110,7 @@ struct CostParams {
 };
 
 struct LaunchShared;
+struct GdramAccessLog;
 
 // The on-chip variables a .mlu kernel declared in one space: which declaration
 // owns each 64-byte granule (0: none) and where each ends, so that an operand
@@ -154,6 +155,7 @@ struct CoreContext {
   const DeclaredRegions *regions = nullptr;
   uint64_t launch_serial = 0;
   const char *where = nullptr;  // .mlu line of the running intrinsic, if known
+  GdramAccessLog *gdram_log = nullptr;  // the race check's, null when it is off
 
   // Simulated time in cycles: where the instruction stream is (`now`), when
   // each pipe is free, and the synchronous instructions still running.
@@ -211,6 +213,14 @@ std::string core_name(const CoreContext &c);
 void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
                   Pipe own);
 void record_event(CoreContext &c, const TraceEvent &e);
+void append_gdram_access(CoreContext &c, const Segments &range, bool write, bool atomic,
+                         const char *op);
+
+// An intrinsic's GDRAM access, for the race check (runtime/race_check.h).
+inline void log_gdram(CoreContext &c, const Segments &range, bool write, bool atomic,
+                      const char *op) {
+  if (c.gdram_log != nullptr) append_gdram_access(c, range, write, atomic, op);
+}
 }  // namespace detail
 
 // The core the calling thread simulates; only valid inside a kernel.

@@ -1,0 +1,154 @@
+#include "runtime/race_check.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "runtime/logging.h"
+#include "runtime/segments.h"
+
+namespace mlusim {
+
+RaceMode race_mode() {
+  const char *env = std::getenv("MLUSIM_RACES");
+  if (env == nullptr || std::strcmp(env, "fault") == 0) return RaceMode::kFault;
+  if (std::strcmp(env, "warn") == 0) return RaceMode::kWarn;
+  if (std::strcmp(env, "off") == 0) return RaceMode::kOff;
+  log::runtime().warn("MLUSIM_RACES='{}' ignored: expected fault, warn or off", env);
+  return RaceMode::kFault;
+}
+
+namespace detail {
+
+void append_gdram_access(CoreContext &c, const Segments &range, bool write, bool atomic,
+                         const char *op) {
+  GdramAccessLog &log = *c.gdram_log;
+  if (!log.accesses.empty()) {
+    // A run of contiguous (or repeated) plain accesses is one entry.
+    GdramAccess &last = log.accesses.back();
+    if (last.generation == log.generation && last.write == write && last.atomic == atomic &&
+        last.op == op && last.task == c.task_id && last.range.count == 1 && range.count == 1) {
+      if (range.lo == last.range.lo && range.bytes <= last.range.bytes) return;
+      if (range.lo == last.range.lo + last.range.bytes) {
+        last.range.bytes += range.bytes;
+        last.range.stride = last.range.bytes;
+        return;
+      }
+    }
+  }
+  if (log.accesses.size() >= GdramAccessLog::kMaxAccesses) {
+    log.truncated = true;
+    return;
+  }
+  if (log.history_generation != log.generation) {  // the clock this generation reads by
+    log.history.insert(log.history.end(), log.clock.begin(), log.clock.end());
+    log.history_generation = log.generation;
+  }
+  const auto clock = static_cast<uint32_t>(log.history.size() / log.clock.size() - 1);
+  log.accesses.push_back(
+      GdramAccess{range, log.generation, clock, write, atomic, op, c.where, c.issued + 1, c.task_id});
+}
+
+}  // namespace detail
+
+void join_clocks(const std::vector<GdramAccessLog *> &participants) {
+  if (participants.empty() || participants.front() == nullptr) return;
+  std::vector<uint32_t> joined(participants.front()->clock.size(), 0);
+  for (const GdramAccessLog *log : participants)
+    for (size_t k = 0; k < joined.size(); ++k) joined[k] = std::max(joined[k], log->clock[k]);
+  // What each core did before this barrier is now ordered before what any
+  // participant does after it.
+  for (const GdramAccessLog *log : participants)
+    joined[log->core] = std::max(joined[log->core], log->generation + 1);
+  for (GdramAccessLog *log : participants) {
+    log->clock = joined;
+    ++log->generation;
+  }
+}
+
+RaceCheck::RaceCheck(std::vector<CoreContext> &cores) : cores_(cores), logs_(cores.size()) {
+  for (size_t i = 0; i < cores.size(); ++i) {
+    logs_[i].core = static_cast<int>(i);
+    logs_[i].clock.assign(cores.size(), 0);
+    cores[i].gdram_log = &logs_[i];
+  }
+}
+
+namespace {
+
+struct Entry {
+  uintptr_t lo, hi;  // bounding bytes
+  const GdramAccessLog *log;
+  const GdramAccess *access;
+};
+
+// a happened before b: a barrier that b's core had passed ended a's generation.
+bool ordered_before(const Entry &a, const Entry &b) {
+  const size_t n = b.log->clock.size();
+  return a.access->generation < b.log->history[b.access->clock * n + a.log->core];
+}
+
+bool conflict(const Entry &a, const Entry &b, uintptr_t *lo, uintptr_t *hi) {
+  if (a.log == b.log || (a.access->atomic && b.access->atomic)) return false;
+  if (!detail::first_overlap(a.access->range, b.access->range, lo, hi)) return false;
+  return !ordered_before(a, b) && !ordered_before(b, a);
+}
+
+std::string describe(const CoreContext &core, const GdramAccess &a) {
+  return fmt::format("{} (task {}) {}{} (its instruction #{})", detail::core_name(core), a.task,
+                     a.op, a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(),
+                     a.seq);
+}
+
+// Drops the entries that end before `lo`.
+void expire(std::vector<Entry> &active, uintptr_t lo) {
+  std::erase_if(active, [lo](const Entry &e) { return e.hi <= lo; });
+}
+
+}  // namespace
+
+std::string RaceCheck::first_race() const {
+  std::vector<Entry> entries;
+  for (const GdramAccessLog &log : logs_) {
+    if (log.truncated)
+      log::runtime().info("race check: {} made more than {} GDRAM accesses; later ones are "
+                          "not checked",
+                          detail::core_name(cores_[log.core]), GdramAccessLog::kMaxAccesses);
+    for (const GdramAccess &a : log.accesses)
+      entries.push_back(Entry{a.range.lo, a.range.hi(), &log, &a});
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry &a, const Entry &b) { return a.lo < b.lo; });
+  // Sweep by start address: an entry can meet only those still active.
+  std::vector<Entry> writes, reads;
+  size_t reads_after_expiry = 0;
+  for (const Entry &e : entries) {
+    expire(writes, e.lo);
+    if (e.access->write || reads.size() > 2 * reads_after_expiry + 64) {
+      expire(reads, e.lo);
+      reads_after_expiry = reads.size();
+    }
+    for (const std::vector<Entry> *others : {&writes, e.access->write ? &reads : nullptr}) {
+      if (others == nullptr) continue;
+      for (const Entry &o : *others) {
+        uintptr_t lo, hi;
+        if (o.hi <= e.lo || !conflict(o, e, &lo, &hi)) continue;
+        const GdramAccess &first = *o.access, &second = *e.access;
+        return fmt::format(
+            "GDRAM race: {} {} {} and {} {} it, with no barrier ordering them (tasks of a BLOCK "
+            "launch, and different UnionN tasks, are never ordered; the cores of one UnionN task "
+            "are ordered by __sync_all, those of a cluster also by __sync_cluster)",
+            describe(cores_[o.log->core], first), first.write ? "writes" : "reads",
+            fmt::format("{} bytes at {}", hi - lo,
+                        gdram_describe(*cores_[0].gdram, reinterpret_cast<const void *>(lo))),
+            describe(cores_[e.log->core], second), second.write ? "writes" : "reads");
+      }
+    }
+    (e.access->write ? writes : reads).push_back(e);
+  }
+  return "";
+}
+
+}  // namespace mlusim

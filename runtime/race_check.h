@@ -1,0 +1,65 @@
+// GDRAM races between cores. Every intrinsic's GDRAM access (copies, fills,
+// atomics) is logged by its core with the core's barrier generation; each
+// barrier joins its participants' vector clocks. After the launch, two
+// accesses of different cores that meet byte-wise, one of them a write, not
+// both atomics, with no barrier ordering one before the other, are a race: on
+// the board their order depends on timing. BLOCK tasks and different UnionN
+// tasks are never ordered within a launch; the cores of one UnionN task are
+// ordered by __sync_all (and __sync_cluster within a cluster).
+//
+// MLUSIM_RACES: "fault" (default: the launch fails naming both accesses),
+// "warn" (logged, the launch succeeds) or "off". Scalar code's raw GDRAM
+// accesses are not seen.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mlusim/bang/core.h"
+
+namespace mlusim {
+
+struct GdramAccess {
+  Segments range;
+  uint32_t generation;  // barriers the core had passed
+  uint32_t clock;       // index of the core's vector clock at that generation
+  bool write, atomic;
+  const char *op;
+  const char *where;  // .mlu line, or null
+  uint64_t seq;       // instruction number in its task
+  int task;
+};
+
+// One core's accesses and vector clock (touched only by that core, and by
+// barriers while it is parked).
+struct GdramAccessLog {
+  static constexpr size_t kMaxAccesses = size_t{1} << 16;  // beyond it, races go unchecked
+  int core = 0;
+  uint32_t generation = 0;
+  std::vector<uint32_t> clock;    // per core: generations known finished here
+  std::vector<uint32_t> history;  // clock snapshots, one per generation that accessed GDRAM
+  uint32_t history_generation = UINT32_MAX;
+  std::vector<GdramAccess> accesses;
+  bool truncated = false;
+};
+
+enum class RaceMode { kOff, kWarn, kFault };
+RaceMode race_mode();  // MLUSIM_RACES
+
+// The logs of one launch; gives each core its log.
+class RaceCheck {
+ public:
+  explicit RaceCheck(std::vector<CoreContext> &cores);
+  // The first race of the launch, described, or "".
+  std::string first_race() const;
+
+ private:
+  std::vector<CoreContext> &cores_;
+  std::vector<GdramAccessLog> logs_;
+};
+
+// A barrier released these cores (their logs; null when the check is off).
+void join_clocks(const std::vector<GdramAccessLog *> &participants);
+
+}  // namespace mlusim
