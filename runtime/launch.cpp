@@ -288,10 +288,15 @@ std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &sched
     if (fault.empty()) {
       const std::string differs = outputs.difference(
           GdramImage(lease.snapshot()), schedules.front().name(), schedules[i].name());
+      const bool atomics = std::any_of(cores.begin(), cores.end(),
+                                       [](const CoreContext &c) { return c.atomic_elems > 0; });
       if (!differs.empty())
         fault = fmt::format("kernel '{}': outputs depend on the order the cores run in: {} "
-                            "(MLUSIM_SCHEDULE=<one of them> reproduces either run)",
-                            p.name, differs);
+                            "(MLUSIM_SCHEDULE=<one of them> reproduces either run){}",
+                            p.name, differs,
+                            atomics ? "; the kernel adds with atomics, and floating-point sums "
+                                      "round differently in another order (on the board too)"
+                                    : "");
     }
     if (!fault.empty()) return fault;
   }

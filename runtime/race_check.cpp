@@ -68,11 +68,30 @@ void join_clocks(const std::vector<GdramAccessLog *> &participants) {
   }
 }
 
-RaceCheck::RaceCheck(std::vector<CoreContext> &cores) : cores_(cores), logs_(cores.size()) {
+namespace {
+
+// The logs keep their capacity from launch to launch (launches are serialised):
+// a fresh log per launch would page-fault its way to its size every time.
+std::vector<GdramAccessLog> &pooled_logs(size_t cores) {
+  static std::vector<GdramAccessLog> pool;
+  if (pool.size() < cores) pool.resize(cores);
+  return pool;
+}
+
+}  // namespace
+
+RaceCheck::RaceCheck(std::vector<CoreContext> &cores)
+    : cores_(cores), logs_(pooled_logs(cores.size())) {
   for (size_t i = 0; i < cores.size(); ++i) {
-    logs_[i].core = static_cast<int>(i);
-    logs_[i].clock.assign(cores.size(), 0);
-    cores[i].gdram_log = &logs_[i];
+    GdramAccessLog &log = logs_[i];
+    log.core = static_cast<int>(i);
+    log.generation = 0;
+    log.clock.assign(cores.size(), 0);
+    log.history.clear();
+    log.history_generation = UINT32_MAX;
+    log.accesses.clear();
+    log.truncated = false;
+    cores[i].gdram_log = &log;
   }
 }
 
@@ -111,7 +130,8 @@ void expire(std::vector<Entry> &active, uintptr_t lo) {
 
 std::string RaceCheck::first_race() const {
   std::vector<Entry> entries;
-  for (const GdramAccessLog &log : logs_) {
+  for (size_t i = 0; i < cores_.size(); ++i) {
+    const GdramAccessLog &log = logs_[i];
     if (log.truncated)
       log::runtime().info("race check: {} made more than {} GDRAM accesses; later ones are "
                           "not checked",

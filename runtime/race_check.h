@@ -56,7 +56,7 @@ class RaceCheck {
 
  private:
   std::vector<CoreContext> &cores_;
-  std::vector<GdramAccessLog> logs_;
+  std::vector<GdramAccessLog> &logs_;  // pooled: the first cores_.size() are this launch's
 };
 
 // A barrier released these cores (their logs; null when the check is off).

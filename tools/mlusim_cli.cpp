@@ -2,8 +2,16 @@
 //   mlusim devices              the device presets and their figures
 //   mlusim demo [op]            runs every operator's (or one's) demo cases
 //   mlusim trace <op> [file]    runs one operator's demo with tracing, writes Chrome JSON
+//   mlusim schedules [--seeds N] <program> [args] | demo [op]
+//                               runs every launch under several core orders, fails on
+//                               outputs that differ (runtime/schedule.h)
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "mlusim.h"
@@ -102,11 +110,36 @@ int run_trace(const char *op, const char *path) {
   return rc;
 }
 
+// Sets MLUSIM_SCHEDULES to ordered, reverse and `seeds` random orders, then
+// runs the demo in this process or execs the program (its exit status is ours).
+int run_schedules(int argc, char **argv) {
+  int arg = 2, seeds = 2;
+  if (arg + 1 < argc && std::strcmp(argv[arg], "--seeds") == 0) {
+    seeds = std::atoi(argv[arg + 1]);
+    arg += 2;
+  }
+  if (arg >= argc || seeds < 0) return -1;
+  std::string list = "ordered,reverse";
+  std::random_device entropy;
+  for (int i = 0; i < seeds; ++i) list += ",random:" + std::to_string(entropy());
+  setenv("MLUSIM_SCHEDULES", list.c_str(), 1);
+  std::fprintf(stderr,
+               "mlusim: every launch runs under %s from the same inputs; a launch whose outputs "
+               "differ fails naming two of them (MLUSIM_SCHEDULE=<one> reproduces it)\n",
+               list.c_str());
+  if (std::strcmp(argv[arg], "demo") == 0) return run_demo(arg + 1 < argc ? argv[arg + 1] : nullptr);
+  execvp(argv[arg], argv + arg);
+  std::fprintf(stderr, "mlusim schedules: cannot run %s: %s\n", argv[arg], std::strerror(errno));
+  return 127;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: mlusim devices\n"
                "       mlusim demo [operator]\n"
-               "       mlusim trace <operator> [out.json]   (MLUSIM_TRACE_FILTER narrows it)\n");
+               "       mlusim trace <operator> [out.json]   (MLUSIM_TRACE_FILTER narrows it)\n"
+               "       mlusim schedules [--seeds N] <program> [args...]\n"
+               "       mlusim schedules [--seeds N] demo [operator]\n");
   return 2;
 }
 
@@ -118,5 +151,9 @@ int main(int argc, char **argv) {
   if (cmd == "devices") return print_devices();
   if (cmd == "demo") return run_demo(argc > 2 ? argv[2] : nullptr);
   if (cmd == "trace" && argc > 2) return run_trace(argv[2], argc > 3 ? argv[3] : "mlusim_trace.json");
+  if (cmd == "schedules") {
+    const int rc = run_schedules(argc, argv);
+    return rc < 0 ? usage() : rc;
+  }
   return usage();
 }
