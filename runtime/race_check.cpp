@@ -129,7 +129,11 @@ void expire(std::vector<Entry> &active, uintptr_t lo) {
 }  // namespace
 
 std::string RaceCheck::first_race() const {
-  std::vector<Entry> entries;
+  // Reused from launch to launch (launches are serialised), like the logs.
+  static std::vector<Entry> entries, writes, reads;
+  entries.clear();
+  writes.clear();
+  reads.clear();
   for (size_t i = 0; i < cores_.size(); ++i) {
     const GdramAccessLog &log = logs_[i];
     if (log.truncated)
@@ -142,7 +146,6 @@ std::string RaceCheck::first_race() const {
   std::sort(entries.begin(), entries.end(),
             [](const Entry &a, const Entry &b) { return a.lo < b.lo; });
   // Sweep by start address: an entry can meet only those still active.
-  std::vector<Entry> writes, reads;
   size_t reads_after_expiry = 0;
   for (const Entry &e : entries) {
     expire(writes, e.lo);
