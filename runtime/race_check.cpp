@@ -121,19 +121,53 @@ std::string describe(const CoreContext &core, const GdramAccess &a) {
                      a.seq);
 }
 
-// Drops the entries that end before `lo`.
-void expire(std::vector<Entry> &active, uintptr_t lo) {
-  std::erase_if(active, [lo](const Entry &e) { return e.hi <= lo; });
+// The accesses of one kind (plain reads, plain writes, atomics) that may still
+// meet later ones in the sweep. Expired entries are dropped before the set is
+// searched, or when it has doubled since the last drop (amortised linear).
+class ActiveSet {
+ public:
+  void clear() { entries_.clear(), kept_ = 0; }
+  void add(const Entry &e, uintptr_t lo) {
+    if (entries_.size() > 2 * kept_ + 64) expire(lo);
+    entries_.push_back(e);
+  }
+  // The first entry of this set that races with e, or null.
+  const Entry *race_with(const Entry &e, uintptr_t *lo, uintptr_t *hi) {
+    expire(e.lo);
+    for (const Entry &o : entries_)
+      if (conflict(o, e, lo, hi)) return &o;
+    return nullptr;
+  }
+
+ private:
+  void expire(uintptr_t lo) {
+    std::erase_if(entries_, [lo](const Entry &e) { return e.hi <= lo; });
+    kept_ = entries_.size();
+  }
+  std::vector<Entry> entries_;
+  size_t kept_ = 0;
+};
+
+std::string describe_race(const std::vector<CoreContext> &cores, const Entry &first,
+                          const Entry &second, uintptr_t lo, uintptr_t hi) {
+  const GdramAccess &a = *first.access, &b = *second.access;
+  return fmt::format(
+      "GDRAM race: {} {} {} bytes at {} and {} {} it, with no barrier ordering them (tasks of a "
+      "BLOCK launch, and different UnionN tasks, are never ordered; the cores of one UnionN task "
+      "are ordered by __sync_all, those of a cluster also by __sync_cluster)",
+      describe(cores[first.log->core], a), a.write ? "writes" : "reads", hi - lo,
+      gdram_describe(*cores[0].gdram, reinterpret_cast<const void *>(lo)),
+      describe(cores[second.log->core], b), b.write ? "writes" : "reads");
 }
 
 }  // namespace
 
 std::string RaceCheck::first_race() const {
   // Reused from launch to launch (launches are serialised), like the logs.
-  static std::vector<Entry> entries, writes, reads;
+  static std::vector<Entry> entries;
+  static ActiveSet reads, writes, atomics;
   entries.clear();
-  writes.clear();
-  reads.clear();
+  for (ActiveSet *set : {&reads, &writes, &atomics}) set->clear();
   for (size_t i = 0; i < cores_.size(); ++i) {
     const GdramAccessLog &log = logs_[i];
     if (log.truncated)
@@ -145,31 +179,16 @@ std::string RaceCheck::first_race() const {
   }
   std::sort(entries.begin(), entries.end(),
             [](const Entry &a, const Entry &b) { return a.lo < b.lo; });
-  // Sweep by start address: an entry can meet only those still active.
-  size_t reads_after_expiry = 0;
+  // Sweep by start address: an entry can meet only those still active. Reads
+  // race with writes and atomics, atomics with plain accesses, writes with all.
   for (const Entry &e : entries) {
-    expire(writes, e.lo);
-    if (e.access->write || reads.size() > 2 * reads_after_expiry + 64) {
-      expire(reads, e.lo);
-      reads_after_expiry = reads.size();
+    const bool atomic = e.access->atomic, write = e.access->write && !atomic;
+    for (ActiveSet *set : {&writes, atomic ? nullptr : &atomics, write || atomic ? &reads : nullptr}) {
+      uintptr_t lo, hi;
+      const Entry *other = set != nullptr ? set->race_with(e, &lo, &hi) : nullptr;
+      if (other != nullptr) return describe_race(cores_, *other, e, lo, hi);
     }
-    for (const std::vector<Entry> *others : {&writes, e.access->write ? &reads : nullptr}) {
-      if (others == nullptr) continue;
-      for (const Entry &o : *others) {
-        uintptr_t lo, hi;
-        if (o.hi <= e.lo || !conflict(o, e, &lo, &hi)) continue;
-        const GdramAccess &first = *o.access, &second = *e.access;
-        return fmt::format(
-            "GDRAM race: {} {} {} and {} {} it, with no barrier ordering them (tasks of a BLOCK "
-            "launch, and different UnionN tasks, are never ordered; the cores of one UnionN task "
-            "are ordered by __sync_all, those of a cluster also by __sync_cluster)",
-            describe(cores_[o.log->core], first), first.write ? "writes" : "reads",
-            fmt::format("{} bytes at {}", hi - lo,
-                        gdram_describe(*cores_[0].gdram, reinterpret_cast<const void *>(lo))),
-            describe(cores_[e.log->core], second), second.write ? "writes" : "reads");
-      }
-    }
-    (e.access->write ? writes : reads).push_back(e);
+    (atomic ? atomics : write ? writes : reads).add(e, e.lo);
   }
   return "";
 }
