@@ -66,6 +66,32 @@ TEST(Schedule, ARandomOrderIsReproducibleFromItsSeed) {
   EXPECT_GT(winners.size(), 2u) << "16 seeds should not all pick the same last core";
 }
 
+// Core 1 reads, with scalar code the race check cannot see, what core 0 wrote;
+// only __sync_cluster makes that an ordered hand-over.
+template <bool kSyncCluster>
+__mlu_global__ void core1_reads_what_core0_wrote(int *handed, int *seen) {
+  if (coreId == 0) handed[0] = 42;
+  if (kSyncCluster) __sync_cluster();
+  if (coreId == 1) seen[0] = handed[0];
+}
+
+int seen_by_core1(void (*kernel)(int *, int *), const char *schedule) {
+  ScopedEnv order("MLUSIM_SCHEDULE", schedule);
+  DeviceBuffer<int> handed(std::vector<int>{-1}), seen(std::vector<int>{-1});
+  EXPECT_EQ(MLUSIM_LAUNCH(kernel, (cnrtDim3_t{4, 1, 1}), cnrtFuncTypeUnion1, nullptr,
+                          handed.get(), seen.get()),
+            cnrtSuccess)
+      << mlusimGetLastError();
+  return seen.download()[0];
+}
+
+TEST(Schedule, ReverseOrderExposesAMissingSyncCluster) {
+  EXPECT_EQ(seen_by_core1(core1_reads_what_core0_wrote<false>, "ordered"), 42);
+  EXPECT_EQ(seen_by_core1(core1_reads_what_core0_wrote<false>, "reverse"), -1);
+  EXPECT_EQ(seen_by_core1(core1_reads_what_core0_wrote<true>, "reverse"), 42);
+  EXPECT_EQ(seen_by_core1(core1_reads_what_core0_wrote<true>, "random:5"), 42);
+}
+
 TEST(Schedule, FaultReportsNameTheScheduleThatReproducesThem) {
   ScopedEnv order("MLUSIM_SCHEDULE", "random:7");
   DeviceBuffer<int> word(1);
