@@ -201,9 +201,19 @@ TEST(Translate, AddressOfAnElementIsNotAnAccess) {
   EXPECT_EQ(t.find("scalar_at"), std::string::npos) << t;
 }
 
+TEST(Translate, AddressOfAnElementAfterACastIsNotAnAccess) {
+  const std::string t = out("__mlu_global__ void k() { __nram__ int m[8];\n"
+                            "  p = (char *)&m[1]; q = (int)&m[2]; }\n");
+  EXPECT_NE(t.find("p = (char *)&m[1]; q = (int)&m[2]; }"), std::string::npos) << t;
+}
+
 TEST(Translate, BitwiseAndWithAnElementIsARead) {
-  const std::string t = out("__mlu_global__ void k() { __nram__ int m[8]; x = y & m[1]; }\n");
-  EXPECT_NE(t.find("x = y & ::mlusim::bang::scalar_at(\"p.mlu:1\", m[1]);"), std::string::npos) << t;
+  const std::string t = out("__mlu_global__ void k() { __nram__ int m[8];\n"
+                            "  x = y & m[1]; z = (y) & m[2]; }\n");
+  EXPECT_NE(t.find("x = y & ::mlusim::bang::scalar_at(\"p.mlu:2\", m[1]); "
+                   "z = (y) & ::mlusim::bang::scalar_at(\"p.mlu:2\", m[2]); }"),
+            std::string::npos)
+      << t;
 }
 
 TEST(Translate, PointersAndNamesOfOtherFunctionsAreNotChecked) {

@@ -440,16 +440,26 @@ class Translator {
     return !pointer_or_reference || is_builtin_type(type) || type_names_.count(std::string(type));
   }
 
-  // "&buf[i]": the unary '&' takes the element's address. After a value
-  // ("x & buf[i]") it is a bitwise and, and the element is read.
+  // "&buf[i]": the unary '&' takes the element's address (also after a cast,
+  // "(char *)&buf[i]"). After a value ("x & buf[i]") it is a bitwise and, and
+  // the element is read.
   bool address_taken(size_t i) const {
     if (i == 0 || !is(i - 1, "&")) return false;
     if (i < 2) return true;
-    const Token &before = t_[i - 2];
-    const bool value_before = (before.kind == Kind::kIdent && !is_expression_keyword(text(i - 2))) ||
-                              before.kind == Kind::kNumber || before.kind == Kind::kLiteral ||
-                              is(i - 2, ")") || is(i - 2, "]");
+    const size_t b = i - 2;
+    if (is(b, ")")) return closes_cast(b);
+    const bool value_before = (t_[b].kind == Kind::kIdent && !is_expression_keyword(text(b))) ||
+                              t_[b].kind == Kind::kNumber || t_[b].kind == Kind::kLiteral ||
+                              is(b, "]");
     return !value_before;
+  }
+
+  // The ')' at close ends a C cast: "(T *)", "(const T &)" or "(T)" of a type.
+  bool closes_cast(size_t close) const {
+    if (close == 0) return false;
+    if (is(close - 1, "*") || is(close - 1, "&")) return true;
+    return close >= 2 && is(close - 2, "(") && t_[close - 1].kind == Kind::kIdent &&
+           (is_builtin_type(text(close - 1)) || type_names_.count(std::string(text(close - 1))));
   }
 
   // An assignment operator at k: =, op=, <<=, >>=, ++, -- (not ==).
