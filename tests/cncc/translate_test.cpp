@@ -201,6 +201,15 @@ TEST(Translate, AddressOfAnElementIsNotAnAccess) {
   EXPECT_EQ(t.find("scalar_at"), std::string::npos) << t;
 }
 
+TEST(Translate, AnElementPassedToAnIntrinsicByValueIsARead) {
+  const std::string t = out("__mlu_global__ void k(float *d) { __nram__ float s[4];\n"
+                            "  __bang_write_value(d, 64, s[0]); }\n");
+  EXPECT_NE(t.find("(::mlusim::bang::at(\"p.mlu:2\"), __bang_write_value(d, 64, "
+                   "::mlusim::bang::scalar_at(\"p.mlu:2\", s[0]))); }"),
+            std::string::npos)
+      << t;
+}
+
 TEST(Translate, AddressOfAnElementAfterACastIsNotAnAccess) {
   const std::string t = out("__mlu_global__ void k() { __nram__ int m[8];\n"
                             "  p = (char *)&m[1]; q = (int)&m[2]; }\n");
