@@ -121,8 +121,10 @@ inline void at(const char *where) {
 template <bool kStore, typename T>
 inline T &checked_element(const char *where, T &element) {
   const CoreContext *c = detail::tls_core;
-  if (c != nullptr && !c->pending.empty()) [[unlikely]]
-    check_scalar_access_at(where, std::addressof(element), sizeof(T), kStore);
+  if (c != nullptr && !c->pending.empty()) [[unlikely]]  // only the address counts: cv dropped
+    check_scalar_access_at(where, const_cast<const void *>(static_cast<const volatile void *>(
+                                      std::addressof(element))),
+                           sizeof(T), kStore);
   return element;
 }
 template <typename T>
