@@ -216,11 +216,12 @@ TEST(Translate, AddressOfAnElementAfterACastIsNotAnAccess) {
   EXPECT_NE(t.find("p = (char *)&m[1]; q = (int)&m[2]; }"), std::string::npos) << t;
 }
 
-TEST(Translate, BitwiseAndWithAnElementIsARead) {
+TEST(Translate, BitwiseOrLogicalAndWithAnElementIsARead) {
   const std::string t = out("__mlu_global__ void k() { __nram__ int m[8];\n"
-                            "  x = y & m[1]; z = (y) & m[2]; }\n");
+                            "  x = y & m[1]; z = (y) & m[2]; w = ok && m[3]; }\n");
   EXPECT_NE(t.find("x = y & ::mlusim::bang::scalar_at(\"p.mlu:2\", m[1]); "
-                   "z = (y) & ::mlusim::bang::scalar_at(\"p.mlu:2\", m[2]); }"),
+                   "z = (y) & ::mlusim::bang::scalar_at(\"p.mlu:2\", m[2]); "
+                   "w = ok && ::mlusim::bang::scalar_at(\"p.mlu:2\", m[3]); }"),
             std::string::npos)
       << t;
 }

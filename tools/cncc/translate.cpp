@@ -447,6 +447,7 @@ class Translator {
     if (i == 0 || !is(i - 1, "&")) return false;
     if (i < 2) return true;
     const size_t b = i - 2;
+    if (adjacent(b, 2, "&")) return false;  // "ok && buf[i]"
     if (is(b, ")")) return closes_cast(b);
     const bool value_before = (t_[b].kind == Kind::kIdent && !is_expression_keyword(text(b))) ||
                               t_[b].kind == Kind::kNumber || t_[b].kind == Kind::kLiteral ||
