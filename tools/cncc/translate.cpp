@@ -401,11 +401,12 @@ class Translator {
   // An identifier at i that names an on-chip array somewhere in the program.
   void onchip_name_use(size_t i, std::string_view w) {
     const std::string name(w);
-    if (onchip_rank(name) == 0) return;
+    const int rank = onchip_rank(name);
+    if (rank == 0) return;
     if (declares(i)) return hide(name);
     if (address_taken(i)) return;
     size_t last = i;  // the ']' of the element's last subscript
-    for (int k = 0; k < onchip_rank(name); ++k) {
+    for (int k = 0; k < rank; ++k) {
       if (!is(last + 1, "[")) return;  // a row, or the array itself
       last = matching(last + 1);
       if (last >= t_.size()) return;
@@ -467,15 +468,12 @@ class Translator {
   bool assigned(size_t k) const {
     if (is(k, "=")) return !adjacent(k, 2, "=");
     if (adjacent(k, 2, "+") || adjacent(k, 2, "-")) return true;
-    if (adjacent(k, 2, "<") || adjacent(k, 2, ">")) return adjacent_pair(k + 1, "=");
+    if (adjacent(k, 2, "<") || adjacent(k, 2, ">")) return equals_right_after(k + 1);
     for (std::string_view op : {"+", "-", "*", "/", "%", "&", "|", "^"})
-      if (is(k, op)) return adjacent_pair(k, "=");
+      if (is(k, op)) return equals_right_after(k);
     return false;
   }
-  // The token at k and an adjacent '=' after it.
-  bool adjacent_pair(size_t k, std::string_view next) const {
-    return is(k + 1, next) && t_[k + 1].begin == t_[k].end;
-  }
+  bool equals_right_after(size_t k) const { return is(k + 1, "=") && t_[k + 1].begin == t_[k].end; }
 
   // ---- kernel<<<dim, type, queue>>>(args) ---------------------------------
 
