@@ -3,6 +3,7 @@
 # mlusim-cncc command line, and both builds run as tests.
 set(MLUSIM_BANG_PROGRAMS
   vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
+  scalar_hazard
   "template_main template_kernels")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "tools/cncc/lexer.h"
 
@@ -33,6 +34,25 @@ bool is_intrinsic(std::string_view w) {
        {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset", "__ldramset", "__mluop_"})
     if (w.substr(0, prefix.size()) == prefix) return true;
   return false;
+}
+
+// Keywords that may stand right before an expression: "return buf[0]" is a
+// use of buf, not a declaration of it.
+bool is_expression_keyword(std::string_view w) {
+  for (std::string_view k : {"return", "case", "sizeof", "alignof", "else", "do", "throw", "new",
+                             "delete", "goto", "co_return", "co_yield", "co_await"})
+    if (w == k) return true;
+  return false;
+}
+
+// Names that spell a type before "*name" / "&name" (where "a * buf" would
+// otherwise be a product): built-in and fixed-width types, half, and the
+// template parameters and classes the program declared (type_names_).
+bool is_builtin_type(std::string_view w) {
+  for (std::string_view k : {"void", "char", "short", "int", "long", "float", "double", "bool",
+                             "signed", "unsigned", "auto", "half", "bfloat16"})
+    if (w == k) return true;
+  return w.size() > 2 && w.substr(w.size() - 2) == "_t";
 }
 
 bool is_storage_keyword(std::string_view w) {
@@ -129,6 +149,10 @@ class Translator {
         return replace(i, i, "__bang_printf");
       if (is_intrinsic(w) && in_device() && !member_access_before(i) && !is(i - 1, "&"))
         return mark_line(i);
+      if (w == "typename" || w == "class" || w == "struct") note_type_name(i + 1);
+      if (onchip_names_.count(std::string(w)) != 0 && in_function() && i > skip_until_ &&
+          !member_access_before(i))
+        onchip_name_use(i, w);
       if (auto v = file_scope_vars_.find(std::string(w));
           v != file_scope_vars_.end() && !member_access_before(i) && i > skip_until_)
         return replace(i, i, v->second);
@@ -159,9 +183,13 @@ class Translator {
   void track_scopes(size_t i, std::string_view w) {
     if (w == "(") ++parens_;
     else if (w == ")") --parens_;
-    else if (w == ";" && parens_ == 0) device_signature_ = false;
-    else if (w == "{") {
-      Scope scope{device_signature_ && parens_ == 0, opens_function_body(i)};
+    else if (w == ";" && parens_ == 0) {
+      device_signature_ = false;
+      parameter_names_.clear();  // a prototype's
+    } else if (w == "{") {
+      Scope scope{device_signature_ && parens_ == 0, opens_function_body(i), {}};
+      for (std::string &name : parameter_names_) scope.names[std::move(name)] = 0;
+      parameter_names_.clear();
       braces_.push_back(scope);
       device_bodies_ += scope.device;
       function_bodies_ += scope.function;
@@ -206,9 +234,11 @@ class Translator {
                           " declaration (mlusim-cncc reads 'T name[N] = init, ...;')");
     const bool file_scope = !in_function();
     std::string out;
-    for (const Declarator &d : decls)
+    for (const Declarator &d : decls) {
       out += file_scope ? file_scope_variable(q, qualifier, type, d, is_static)
                         : local_variable(q, qualifier, type, d);
+      if (qualifier != "__ldram__") note_onchip_array(d, file_scope);
+    }
     replace(first, last, out);
     skip_until_ = last;
   }
@@ -338,6 +368,113 @@ class Translator {
     return out;
   }
 
+  // ---- scalar subscripts of on-chip arrays -------------------------------------
+  //
+  // buf[i] (buf[i][j] for a 2-D array) of a declared __nram__ / __wram__ /
+  // __mlu_shared__ array becomes scalar_at("p.mlu:7", buf[i]), which faults
+  // when an unfenced async copy still writes the element (on the board the
+  // scalar code would see or be overwritten by the copy's data). A subscript
+  // followed by an assignment (=, +=, ++, ...) becomes scalar_store_at: a write
+  // is also a hazard on a copy's source. Left alone: &buf[i] (an address, no
+  // access), buf[i] of a 2-D array (a row), other names, and a name that a
+  // local or parameter hides. Raw pointers into a buffer are not seen.
+
+  // Rank of the on-chip array `name` in scope here: 0 if none or hidden.
+  int onchip_rank(const std::string &name) const {
+    for (auto s = braces_.rbegin(); s != braces_.rend(); ++s)
+      if (auto n = s->names.find(name); n != s->names.end()) return n->second;
+    auto n = file_scope_arrays_.find(name);
+    return n != file_scope_arrays_.end() ? n->second : 0;
+  }
+
+  void note_onchip_array(const Declarator &d, bool file_scope) {
+    if (d.rank == 0) return;
+    onchip_names_.insert(d.name);
+    if (file_scope) file_scope_arrays_[d.name] = d.rank;
+    else if (!braces_.empty()) braces_.back().names[d.name] = d.rank;
+  }
+
+  void note_type_name(size_t i) {
+    if (i < t_.size() && t_[i].kind == Kind::kIdent) type_names_.insert(std::string(text(i)));
+  }
+
+  // An identifier at i that names an on-chip array somewhere in the program.
+  void onchip_name_use(size_t i, std::string_view w) {
+    const std::string name(w);
+    const int rank = onchip_rank(name);
+    if (rank == 0) return;
+    if (declares(i)) return hide(name);
+    if (address_taken(i)) return;
+    size_t last = i;  // the ']' of the element's last subscript
+    for (int k = 0; k < rank; ++k) {
+      if (!is(last + 1, "[")) return;  // a row, or the array itself
+      last = matching(last + 1);
+      if (last >= t_.size()) return;
+    }
+    const bool stored = assigned(last + 1) || (i >= 2 && (adjacent(i - 2, 2, "+") ||
+                                                          adjacent(i - 2, 2, "-")));
+    insert_before(i, std::string("::mlusim::bang::") + (stored ? "scalar_store_at(" : "scalar_at(") +
+                         quoted(where(i)) + ", ");
+    insert_after(last, ")");
+  }
+
+  // A local or parameter of that name hides the on-chip array from here to the
+  // end of its block (a parameter: of the body that follows).
+  void hide(const std::string &name) {
+    if (parens_ > 0) parameter_names_.push_back(name);
+    else if (!braces_.empty()) braces_.back().names[name] = 0;
+  }
+
+  // "T name", "T *name", "const T &name": a declaration of the name at i.
+  bool declares(size_t i) const {
+    size_t k = i;
+    bool pointer_or_reference = false;
+    while (k > 0 && (is(k - 1, "*") || is(k - 1, "&") || is(k - 1, "const") ||
+                     is(k - 1, "volatile") || is(k - 1, "__restrict__"))) {
+      pointer_or_reference |= is(k - 1, "*") || is(k - 1, "&");
+      --k;
+    }
+    if (k == 0 || t_[k - 1].kind != Kind::kIdent) return false;
+    const std::string_view type = text(k - 1);
+    if (is_expression_keyword(type)) return false;
+    // Two names side by side only occur in a declaration; "a * buf" may be a product.
+    return !pointer_or_reference || is_builtin_type(type) || type_names_.count(std::string(type));
+  }
+
+  // "&buf[i]": the unary '&' takes the element's address (also after a cast,
+  // "(char *)&buf[i]"). After a value ("x & buf[i]") it is a bitwise and, and
+  // the element is read.
+  bool address_taken(size_t i) const {
+    if (i == 0 || !is(i - 1, "&")) return false;
+    if (i < 2) return true;
+    const size_t b = i - 2;
+    if (adjacent(b, 2, "&")) return false;  // "ok && buf[i]"
+    if (is(b, ")")) return closes_cast(b);
+    const bool value_before = (t_[b].kind == Kind::kIdent && !is_expression_keyword(text(b))) ||
+                              t_[b].kind == Kind::kNumber || t_[b].kind == Kind::kLiteral ||
+                              is(b, "]");
+    return !value_before;
+  }
+
+  // The ')' at close ends a C cast: "(T *)", "(const T &)" or "(T)" of a type.
+  bool closes_cast(size_t close) const {
+    if (close == 0) return false;
+    if (is(close - 1, "*") || is(close - 1, "&")) return true;
+    return close >= 2 && is(close - 2, "(") && t_[close - 1].kind == Kind::kIdent &&
+           (is_builtin_type(text(close - 1)) || type_names_.count(std::string(text(close - 1))));
+  }
+
+  // An assignment operator at k: =, op=, <<=, >>=, ++, -- (not ==).
+  bool assigned(size_t k) const {
+    if (is(k, "=")) return !adjacent(k, 2, "=");
+    if (adjacent(k, 2, "+") || adjacent(k, 2, "-")) return true;
+    if (adjacent(k, 2, "<") || adjacent(k, 2, ">")) return equals_right_after(k + 1);
+    for (std::string_view op : {"+", "-", "*", "/", "%", "&", "|", "^"})
+      if (is(k, op)) return equals_right_after(k);
+    return false;
+  }
+  bool equals_right_after(size_t k) const { return is(k + 1, "=") && t_[k + 1].begin == t_[k].end; }
+
   // ---- kernel<<<dim, type, queue>>>(args) ---------------------------------
 
   bool adjacent(size_t i, size_t n, std::string_view p) const {
@@ -444,11 +581,16 @@ class Translator {
   std::map<std::string, std::string> file_scope_vars_;
   struct Scope {
     bool device, function;  // opens a device function's body; any function's
+    std::map<std::string, int> names;  // declared here: on-chip array's rank, or 0 (hidden)
   };
   std::vector<Scope> braces_;
   int device_bodies_ = 0, function_bodies_ = 0, parens_ = 0;
   bool device_signature_ = false;
   size_t skip_until_ = 0;  // tokens of the declaration just rewritten
+  std::map<std::string, int> file_scope_arrays_;  // on-chip arrays: name -> rank
+  std::set<std::string> onchip_names_;            // every on-chip array's name
+  std::set<std::string> type_names_;              // template parameters, classes
+  std::vector<std::string> parameter_names_;      // hiding names, for the next body
 };
 
 }  // namespace

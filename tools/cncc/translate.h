@@ -7,6 +7,8 @@
 //   kernel<<<dim, type, queue>>>(args)                                -> mlusim::bang::launch
 //   printf in device code -> __bang_printf; 1.5h -> ((half)1.5)
 //   intrinsic calls in device code also record their .mlu line for fault messages.
+//   buf[i] of a declared __nram__ / __wram__ / __mlu_shared__ array -> scalar_at(
+//   "prog.mlu:12", buf[i]), checked against unfenced async copies.
 // System headers (and mlusim's own, included as system headers) are left alone.
 #pragma once
 
