@@ -130,11 +130,15 @@ void hazard_check(const CoreContext &c, const char *op, const Segments &range, b
     uintptr_t lo, hi;
     const bool hits_dst = first_overlap(range, p.dst, &lo, &hi);
     if (!hits_dst && !(write && first_overlap(range, p.src, &lo, &hi))) continue;
+    // Scalar code is no instruction of ours: it runs after the last one issued.
+    const std::string when = own == kPipeCount
+                                 ? fmt::format("after instruction #{}", c.issued)
+                                 : fmt::format("instruction #{}", c.issued + 1);
     fault(c, fmt::format(
-                 "async hazard: {} {} {} (instruction #{}) while {} (instruction #{}, {} pipe) "
+                 "async hazard: {} {} {} ({}) while {} (instruction #{}, {} pipe) "
                  "still {} it: fence the copy (__sync_{}() or __sync()) before this access",
                  op, write ? (hits_dst ? "writes" : "overwrites the source") : "reads",
-                 describe_range(c, lo, hi), c.issued + 1, p.op, p.seq, pipe_name(p.pipe),
+                 describe_range(c, lo, hi), when, p.op, p.seq, pipe_name(p.pipe),
                  hits_dst ? "writes" : "reads", p.pipe == kIoPipe ? "io" : "move"));
   }
 }

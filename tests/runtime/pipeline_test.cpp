@@ -193,7 +193,8 @@ void expect_mentions(const std::string &message, std::initializer_list<const cha
 TEST(Pipeline, ScalarAccessToAnUnfencedCopyIsAHazard) {
   DeviceBuffer<float> g(64);
   expect_mentions(run_one_core(scalar_reads_before_fence, g.get()),
-                  {"cluster 0 core 0", "async hazard", "scalar code reads NRAM +0xc (4 bytes)",
+                  {"cluster 0 core 0", "async hazard",
+                   "scalar code reads NRAM +0xc (4 bytes) (after instruction #1)",
                    "__memcpy_async GDRAM2NRAM (instruction #1, IO pipe)"});
   expect_mentions(run_one_core(scalar_writes_async_source, g.get()),
                   {"scalar code overwrites the source NRAM +0x28 (4 bytes)",

@@ -188,8 +188,9 @@ struct CoreContext {
 
 namespace detail {
 // initial-exec: kernels inside the shared library reach it with one load
-// instead of a __tls_get_addr call per intrinsic.
-extern thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec")));
+// instead of a __tls_get_addr call per intrinsic; constinit: programs outside
+// it need no call of a thread-local initialisation wrapper either.
+extern constinit thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec")));
 
 // Integer view of T's bits (bitwise intrinsics, atomics on half).
 template <typename T>
