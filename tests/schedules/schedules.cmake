@@ -4,8 +4,11 @@
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/schedules)
 mlusim_add_bang_executable(schedules_last_writer ${dir}/last_writer.mlu)
 
+# The reports are log lines of the `kernel` logger: these tests turn it on
+# whatever MLUSIM_LOG the caller exports.
 add_test(NAME schedules_race_check_names_both_writers COMMAND schedules_last_writer)
 set_tests_properties(schedules_race_check_names_both_writers PROPERTIES
+  ENVIRONMENT "MLUSIM_LOG=error"
   PASS_REGULAR_EXPRESSION "GDRAM race: cluster 0 core 0 \\(task 0\\) __memcpy NRAM2GDRAM at [^ ]*last_writer.mlu:8")
 
 foreach(order "ordered;7" "reverse;0")
@@ -20,7 +23,7 @@ endforeach()
 add_test(NAME schedules_command_reports_differing_outputs
          COMMAND mlusim_cli schedules --seeds 1 $<TARGET_FILE:schedules_last_writer>)
 set_tests_properties(schedules_command_reports_differing_outputs PROPERTIES
-  ENVIRONMENT "MLUSIM_RACES=off"
+  ENVIRONMENT "MLUSIM_RACES=off;MLUSIM_LOG=error"
   PASS_REGULAR_EXPRESSION "outputs depend on the order the cores run in: GDRAM allocation #[0-9]+ \\(4 bytes\\)")
 
 add_test(NAME schedules_command_passes_a_race_free_program
