@@ -192,26 +192,13 @@ void land_copies(CoreContext &c, unsigned mask) {
 constexpr unsigned bit(Pipe p) { return 1u << p; }
 constexpr unsigned kAllPipes = (1u << kPipeCount) - 1;
 
-// SRAM is shared by a cluster's cores and its memory core: two of them touching
-// the same bytes, one writing, with no barrier between them, is a race.
-void check_sram_race(CoreContext &c, const char *op, const Segments &range, bool write) {
-  if (!c.launch->is_union) return;  // BLOCK tasks share no SRAM (and run on any worker)
-  SramLog &log = c.launch->sram_logs[c.physical_cluster];
-  for (const SramAccess &a : log.accesses) {
-    if (a.core == c.core_in_cluster || a.wave != c.wave || a.epoch != c.sync_epoch ||
-        !(write || a.write))
-      continue;
-    uintptr_t lo, hi;
-    if (!first_overlap(range, a.range, &lo, &hi)) continue;
-    fault(c, fmt::format("SRAM race: {} {} {} (instruction #{}) that {} {} with {} (its "
-                         "instruction #{}) with no __sync_cluster() between them",
-                         op, write ? "writes" : "reads", describe_range(c, lo, hi), c.issued + 1,
-                         a.mpu ? std::string("the memory core") : fmt::format("core {}", a.core),
-                         a.write ? "wrote" : "read", a.op, a.seq));
-  }
-  if (log.accesses.size() < SramLog::kMaxAccesses)
-    log.accesses.push_back(SramAccess{range, c.core_in_cluster, c.is_mpu, c.wave, c.sync_epoch,
-                                      write, op, c.issued + 1});
+// What other cores may touch, for the race check: GDRAM, and the cluster's
+// SRAM in UNION launches (its cores and memory core share it; BLOCK tasks
+// share none).
+void log_copy_side(CoreContext &c, Space space, const Segments &range, bool write,
+                   const char *op) {
+  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
+    log_shared(c, space, range, write, false, op);
 }
 
 double copy_cycles(CoreContext &c, const DirectionInfo &d, size_t n, size_t segs) {
@@ -245,10 +232,8 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
     hazard_check(c, label, from, false, d.pipe);
     hazard_check(c, label, to, true, d.pipe);
   }
-  if (d.src == Space::kSram) check_sram_race(c, label, from, false);
-  if (d.dst == Space::kSram) check_sram_race(c, label, to, true);
-  if (d.src == Space::kGdram) log_gdram(c, from, false, false, label);
-  if (d.dst == Space::kGdram) log_gdram(c, to, true, false, label);
+  log_copy_side(c, d.src, from, false, label);
+  log_copy_side(c, d.dst, to, true, label);
 
   c.bytes_moved[dir] += static_cast<double>(n * segs);
   const double cycles = copy_cycles(c, d, n, segs);
@@ -276,7 +261,8 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
     check_read(c, op, nram_src, bytes, kIoPipe);
   }
   check_write(c, op, gdram_dst, bytes, kIoPipe);
-  log_gdram(c, Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1}, true, true, op);
+  log_shared(c, Space::kGdram, Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1},
+             true, true, op);
   double traffic = 2 * gdram_granules(bytes, 1);  // read-modify-write
   c.gdram_traffic += traffic;
   c.atomic_elems += static_cast<double>(elements);
@@ -353,7 +339,6 @@ void barrier(BarrierScope scope, const char *op) {
   fence(op, kAllPipes);
   const double arrival = c.now;
   c.launch->scheduler->barrier(c, scope, op);
-  ++c.sync_epoch;
   if (c.tracing)
     record_event(c, TraceEvent{op, "barrier", kStreamLane, false, arrival, arrival, arrival,
                                c.now, nullptr, nullptr, 0});

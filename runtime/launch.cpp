@@ -85,7 +85,7 @@ std::string check_dims(const DeviceSpec &spec, cnrtDim3_t dim, int gang) {
 // task sees itself as a lone core. The memory core sees its cluster's first task
 // with coreId 0x80.
 void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gang,
-              int cores_per_cluster, int wave) {
+              int cores_per_cluster) {
   c.task_id = static_cast<int>(task);
   c.task_dim = static_cast<int>(tasks);
   c.task_dim_x = static_cast<int>(dim.x);
@@ -100,8 +100,6 @@ void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gan
   c.core_dim = is_union ? cores_per_cluster : 1;
   c.cluster_id = is_union ? static_cast<int>(task % group / cores_per_cluster) : 0;
   c.cluster_dim = is_union ? gang : 1;
-  c.wave = wave;
-  c.sync_epoch = 0;
   c.issued = 0;  // fault messages number the instructions of the task
   c.nram_declared = c.wram_declared = c.sram_declared = 0;
 }
@@ -221,9 +219,8 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const Gdram
                       std::vector<CoreContext> &cores) {
   OnchipMemory &mem = OnchipMemory::prepare(p.spec);
   OnchipLayout layout(p.spec.name, cores);
-  const int clusters_used = (p.threads + p.spec.cores_per_cluster - 1) / p.spec.cores_per_cluster;
   const bool is_union = p.gang > 0;
-  LaunchShared shared{p.name, is_union, nullptr, &layout, std::vector<SramLog>(clusters_used)};
+  LaunchShared shared{p.name, is_union, nullptr, &layout};
   init_cores(p, mem, lease, shared, layout, cores);
   const RaceMode races = race_mode();
   std::optional<RaceCheck> race_check;
@@ -237,13 +234,12 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const Gdram
   const WatchdogScope watchdog(p.name, p.threads, is_union, cpc);
   std::string fault = scheduler.run([&](CoreContext &c) {
     const size_t first = c.is_mpu ? size_t(c.physical_cluster) * cpc : c.physical_core;
-    int wave = 0;
-    for (size_t t = first; t < p.tasks && !scheduler.aborted(); t += p.threads, ++wave) {
-      set_task(c, t, p.tasks, p.dim, p.gang, cpc, wave);
+    for (size_t t = first; t < p.tasks && !scheduler.aborted(); t += p.threads) {
+      set_task(c, t, p.tasks, p.dim, p.gang, cpc);
       try {
         // A cluster runs one UnionN task at a time: the next wave starts when
         // every core of the cluster (memory core included) ended the last.
-        if (wave > 0 && is_union)
+        if (t != first && is_union)
           scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
         run_guarded(c, p.body);
       } catch (const KernelFault &f) {
@@ -265,7 +261,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const Gdram
     else if (!race.empty())
       fault = fmt::format("kernel '{}': {}", p.name, race);
   }
-  for (CoreContext &c : cores) c.gdram_log = nullptr;  // the logs die with race_check
+  for (CoreContext &c : cores) c.access_log = nullptr;  // the logs die with race_check
   if (!fault.empty() && schedule.reproducible())
     fault += fmt::format(" [schedule {}: MLUSIM_SCHEDULE={} runs it again]", schedule.name(),
                          schedule.name());

@@ -17,29 +17,12 @@ namespace mlusim {
 class Scheduler;
 class OnchipLayout;
 
-// One copy's access to a cluster's SRAM, kept until the next barrier that
-// orders the cluster's cores.
-struct SramAccess {
-  Segments range;
-  int core;  // core_in_cluster of the accessing core
-  bool mpu;
-  int wave, epoch;
-  bool write;
-  const char *op;
-  uint64_t seq;
-};
-struct SramLog {
-  static constexpr size_t kMaxAccesses = 4096;  // beyond it, races go unchecked
-  std::vector<SramAccess> accesses;
-};
-
 // What the cores of one launch share.
 struct LaunchShared {
   const char *kernel = "";
   bool is_union = false;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
-  std::vector<SramLog> sram_logs;  // per physical cluster; touched only by its own cores
 };
 
 // Runs body() once per task of the launch. Returns cnrtErrorKernelFault if a

@@ -22,12 +22,12 @@ RaceMode race_mode() {
 
 namespace detail {
 
-void append_gdram_access(CoreContext &c, const Segments &range, bool write, bool atomic,
-                         const char *op) {
-  GdramAccessLog &log = *c.gdram_log;
+void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
+                          bool atomic, const char *op) {
+  SharedAccessLog &log = *c.access_log;
   if (!log.accesses.empty()) {
     // A run of contiguous (or repeated) plain accesses is one entry.
-    GdramAccess &last = log.accesses.back();
+    SharedAccess &last = log.accesses.back();
     if (last.generation == log.generation && last.write == write && last.atomic == atomic &&
         last.op == op && last.task == c.task_id && last.range.count == 1 && range.count == 1) {
       if (range.lo == last.range.lo && range.bytes <= last.range.bytes) return;
@@ -38,7 +38,7 @@ void append_gdram_access(CoreContext &c, const Segments &range, bool write, bool
       }
     }
   }
-  if (log.accesses.size() >= GdramAccessLog::kMaxAccesses) {
+  if (log.accesses.size() >= SharedAccessLog::kMaxAccesses) {
     log.truncated = true;
     return;
   }
@@ -47,22 +47,22 @@ void append_gdram_access(CoreContext &c, const Segments &range, bool write, bool
     log.history_generation = log.generation;
   }
   const auto clock = static_cast<uint32_t>(log.history.size() / log.clock.size() - 1);
-  log.accesses.push_back(
-      GdramAccess{range, log.generation, clock, write, atomic, op, c.where, c.issued + 1, c.task_id});
+  log.accesses.push_back(SharedAccess{range, space, log.generation, clock, write, atomic, op,
+                                      c.where, c.issued + 1, c.task_id});
 }
 
 }  // namespace detail
 
-void join_clocks(const std::vector<GdramAccessLog *> &participants) {
+void join_clocks(const std::vector<SharedAccessLog *> &participants) {
   if (participants.empty() || participants.front() == nullptr) return;
   std::vector<uint32_t> joined(participants.front()->clock.size(), 0);
-  for (const GdramAccessLog *log : participants)
+  for (const SharedAccessLog *log : participants)
     for (size_t k = 0; k < joined.size(); ++k) joined[k] = std::max(joined[k], log->clock[k]);
   // What each core did before this barrier is now ordered before what any
   // participant does after it.
-  for (const GdramAccessLog *log : participants)
+  for (const SharedAccessLog *log : participants)
     joined[log->core] = std::max(joined[log->core], log->generation + 1);
-  for (GdramAccessLog *log : participants) {
+  for (SharedAccessLog *log : participants) {
     log->clock = joined;
     ++log->generation;
   }
@@ -72,8 +72,8 @@ namespace {
 
 // The logs keep their capacity from launch to launch (launches are serialised):
 // a fresh log per launch would page-fault its way to its size every time.
-std::vector<GdramAccessLog> &pooled_logs(size_t cores) {
-  static std::vector<GdramAccessLog> pool;
+std::vector<SharedAccessLog> &pooled_logs(size_t cores) {
+  static std::vector<SharedAccessLog> pool;
   if (pool.size() < cores) pool.resize(cores);
   return pool;
 }
@@ -83,7 +83,7 @@ std::vector<GdramAccessLog> &pooled_logs(size_t cores) {
 RaceCheck::RaceCheck(std::vector<CoreContext> &cores)
     : cores_(cores), logs_(pooled_logs(cores.size())) {
   for (size_t i = 0; i < cores.size(); ++i) {
-    GdramAccessLog &log = logs_[i];
+    SharedAccessLog &log = logs_[i];
     log.core = static_cast<int>(i);
     log.generation = 0;
     log.clock.assign(cores.size(), 0);
@@ -91,7 +91,7 @@ RaceCheck::RaceCheck(std::vector<CoreContext> &cores)
     log.history_generation = UINT32_MAX;
     log.accesses.clear();
     log.truncated = false;
-    cores[i].gdram_log = &log;
+    cores[i].access_log = &log;
   }
 }
 
@@ -99,8 +99,8 @@ namespace {
 
 struct Entry {
   uintptr_t lo, hi;  // bounding bytes
-  const GdramAccessLog *log;
-  const GdramAccess *access;
+  const SharedAccessLog *log;
+  const SharedAccess *access;
 };
 
 // a happened before b: a barrier that b's core had passed ended a's generation.
@@ -115,7 +115,7 @@ bool conflict(const Entry &a, const Entry &b, uintptr_t *lo, uintptr_t *hi) {
   return !ordered_before(a, b) && !ordered_before(b, a);
 }
 
-std::string describe(const CoreContext &core, const GdramAccess &a) {
+std::string describe(const CoreContext &core, const SharedAccess &a) {
   return fmt::format("{} (task {}) {}{} (its instruction #{})", detail::core_name(core), a.task,
                      a.op, a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(),
                      a.seq);
@@ -148,16 +148,28 @@ class ActiveSet {
   size_t kept_ = 0;
 };
 
+// "GDRAM allocation #2 +0x40 (of 4096 bytes)", "SRAM +0x40 of cluster 1".
+std::string describe_place(const CoreContext &core, Space space, uintptr_t p) {
+  if (space == Space::kSram)
+    return fmt::format("SRAM +{:#x} of cluster {}", p - reinterpret_cast<uintptr_t>(core.sram),
+                       core.physical_cluster);
+  return gdram_describe(*core.gdram, reinterpret_cast<const void *>(p));
+}
+
 std::string describe_race(const std::vector<CoreContext> &cores, const Entry &first,
                           const Entry &second, uintptr_t lo, uintptr_t hi) {
-  const GdramAccess &a = *first.access, &b = *second.access;
+  const SharedAccess &a = *first.access, &b = *second.access;
+  const CoreContext &a_core = cores[first.log->core];
+  const bool sram = a.space == Space::kSram;
   return fmt::format(
-      "GDRAM race: {} {} {} bytes at {} and {} {} it, with no barrier ordering them (tasks of a "
-      "BLOCK launch, and different UnionN tasks, are never ordered; the cores of one UnionN task "
-      "are ordered by __sync_all, those of a cluster also by __sync_cluster)",
-      describe(cores[first.log->core], a), a.write ? "writes" : "reads", hi - lo,
-      gdram_describe(*cores[0].gdram, reinterpret_cast<const void *>(lo)),
-      describe(cores[second.log->core], b), b.write ? "writes" : "reads");
+      "{} race: {} {} {} bytes at {} and {} {} it, {}", space_name(a.space),
+      describe(a_core, a), a.write ? "writes" : "reads", hi - lo,
+      describe_place(a_core, a.space, lo), describe(cores[second.log->core], b),
+      b.write ? "writes" : "reads",
+      sram ? "with no __sync_cluster() between them"
+           : "with no barrier ordering them (tasks of a BLOCK launch, and different UnionN "
+             "tasks, are never ordered; the cores of one UnionN task are ordered by "
+             "__sync_all, those of a cluster also by __sync_cluster)");
 }
 
 }  // namespace
@@ -169,12 +181,12 @@ std::string RaceCheck::first_race() const {
   entries.clear();
   for (ActiveSet *set : {&reads, &writes, &atomics}) set->clear();
   for (size_t i = 0; i < cores_.size(); ++i) {
-    const GdramAccessLog &log = logs_[i];
+    const SharedAccessLog &log = logs_[i];
     if (log.truncated)
-      log::runtime().info("race check: {} made more than {} GDRAM accesses; later ones are "
-                          "not checked",
-                          detail::core_name(cores_[log.core]), GdramAccessLog::kMaxAccesses);
-    for (const GdramAccess &a : log.accesses)
+      log::runtime().info("race check: {} made more than {} shared-memory accesses; later "
+                          "ones are not checked",
+                          detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses);
+    for (const SharedAccess &a : log.accesses)
       entries.push_back(Entry{a.range.lo, a.range.hi(), &log, &a});
   }
   std::sort(entries.begin(), entries.end(),

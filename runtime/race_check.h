@@ -1,15 +1,16 @@
-// GDRAM races between cores. Every intrinsic's GDRAM access (copies, fills,
-// atomics) is logged by its core with the core's barrier generation; each
-// barrier joins its participants' vector clocks. After the launch, two
-// accesses of different cores that meet byte-wise, one of them a write, not
-// both atomics, with no barrier ordering one before the other, are a race: on
-// the board their order depends on timing. BLOCK tasks and different UnionN
-// tasks are never ordered within a launch; the cores of one UnionN task are
-// ordered by __sync_all (and __sync_cluster within a cluster).
+// Races between cores on memory they share: GDRAM, and a cluster's SRAM in
+// UNION launches. Every intrinsic's access there (copies, fills, atomics) is
+// logged by its core with the core's barrier generation; each barrier joins
+// its participants' vector clocks. After the launch, two accesses of different
+// cores that meet byte-wise, one of them a write, not both atomics, with no
+// barrier ordering one before the other, are a race: on the board their order
+// depends on timing. BLOCK tasks and different UnionN tasks are never ordered
+// within a launch; the cores of one UnionN task are ordered by __sync_all, a
+// cluster's cores and memory core also by __sync_cluster.
 //
 // MLUSIM_RACES: "fault" (default: the launch fails naming both accesses),
-// "warn" (logged, the launch succeeds) or "off". Scalar code's raw GDRAM
-// accesses are not seen.
+// "warn" (logged, the launch succeeds) or "off". Scalar code's raw accesses
+// are not seen.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +21,9 @@
 
 namespace mlusim {
 
-struct GdramAccess {
+struct SharedAccess {
   Segments range;
+  Space space;          // GDRAM or SRAM
   uint32_t generation;  // barriers the core had passed
   uint32_t clock;       // index of the core's vector clock at that generation
   bool write, atomic;
@@ -33,14 +35,14 @@ struct GdramAccess {
 
 // One core's accesses and vector clock (touched only by that core, and by
 // barriers while it is parked).
-struct GdramAccessLog {
+struct SharedAccessLog {
   static constexpr size_t kMaxAccesses = size_t{1} << 16;  // beyond it, races go unchecked
   int core = 0;
   uint32_t generation = 0;
   std::vector<uint32_t> clock;    // per core: generations known finished here
   std::vector<uint32_t> history;  // clock snapshots, one per generation that accessed GDRAM
   uint32_t history_generation = UINT32_MAX;
-  std::vector<GdramAccess> accesses;
+  std::vector<SharedAccess> accesses;
   bool truncated = false;
 };
 
@@ -56,10 +58,10 @@ class RaceCheck {
 
  private:
   std::vector<CoreContext> &cores_;
-  std::vector<GdramAccessLog> &logs_;  // pooled: the first cores_.size() are this launch's
+  std::vector<SharedAccessLog> &logs_;  // pooled: the first cores_.size() are this launch's
 };
 
 // A barrier released these cores (their logs; null when the check is off).
-void join_clocks(const std::vector<GdramAccessLog *> &participants);
+void join_clocks(const std::vector<SharedAccessLog *> &participants);
 
 }  // namespace mlusim

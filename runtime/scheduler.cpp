@@ -39,11 +39,6 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
   unions_.resize(unions);
   union_ipus_.resize(unions);
-  for (int k = 0; k < clusters; ++k) {
-    clusters_[k].clusters = {k};
-    task_ends_[k].clusters = {k};
-    if (unions > 0) unions_[k / union_clusters].clusters.push_back(k);
-  }
   for (size_t i = 0; i < cores.size(); ++i) {
     Core &k = cores_[i];
     k.ctx = &cores[i];
@@ -163,10 +158,9 @@ void Scheduler::on_parked(Core &core) {
     k->parked_at = nullptr;
   }
   // Every participant is here: what each did before is ordered before what
-  // any does after (SRAM accesses of these clusters, GDRAM accesses).
-  for (int cluster : b.clusters) core.ctx->launch->sram_logs[cluster].accesses.clear();
-  std::vector<GdramAccessLog *> logs;
-  for (const Core *k : b.waiting) logs.push_back(k->ctx->gdram_log);
+  // any does after.
+  std::vector<SharedAccessLog *> logs;
+  for (const Core *k : b.waiting) logs.push_back(k->ctx->access_log);
   join_clocks(logs);
   b.waiting.clear();
   b.latest_arrival = 0;

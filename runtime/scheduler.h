@@ -62,7 +62,6 @@ class Scheduler {
     int finished = 0;
     std::vector<Core *> waiting;
     double latest_arrival = 0;
-    std::vector<int> clusters;  // whose SRAM the barrier orders
   };
 
   void work(const std::function<void(CoreContext &)> &core_main);

@@ -110,7 +110,7 @@ struct CostParams {
 };
 
 struct LaunchShared;
-struct GdramAccessLog;
+struct SharedAccessLog;
 
 // The on-chip variables a .mlu kernel declared in one space: which declaration
 // owns each 64-byte granule (0: none) and where each ends, so that an operand
@@ -134,8 +134,6 @@ struct CoreContext {
   int physical_core = 0;     // index among the launch's core contexts
   int physical_cluster = 0;  // the cluster that core belongs to
   int core_in_cluster = 0;   // 0..3, or cores_per_cluster for the memory core
-  int wave = 0;              // which task of this physical core is running
-  int sync_epoch = 0;        // barriers passed in this task (orders SRAM accesses)
   LaunchShared *launch = nullptr;
   const GdramSnapshot *gdram = nullptr;
   CostParams cost{};
@@ -155,7 +153,7 @@ struct CoreContext {
   const DeclaredRegions *regions = nullptr;
   uint64_t launch_serial = 0;
   const char *where = nullptr;  // .mlu line of the running intrinsic, if known
-  GdramAccessLog *gdram_log = nullptr;  // the race check's, null when it is off
+  SharedAccessLog *access_log = nullptr;  // the race check's, null when it is off
 
   // Simulated time in cycles: where the instruction stream is (`now`), when
   // each pipe is free, and the synchronous instructions still running.
@@ -214,13 +212,14 @@ std::string core_name(const CoreContext &c);
 void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
                   Pipe own);
 void record_event(CoreContext &c, const TraceEvent &e);
-void append_gdram_access(CoreContext &c, const Segments &range, bool write, bool atomic,
-                         const char *op);
+void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
+                          bool atomic, const char *op);
 
-// An intrinsic's GDRAM access, for the race check (runtime/race_check.h).
-inline void log_gdram(CoreContext &c, const Segments &range, bool write, bool atomic,
-                      const char *op) {
-  if (c.gdram_log != nullptr) append_gdram_access(c, range, write, atomic, op);
+// An intrinsic's access to memory other cores share (GDRAM, and in UNION
+// launches the cluster's SRAM), for the race check (runtime/race_check.h).
+inline void log_shared(CoreContext &c, Space space, const Segments &range, bool write,
+                       bool atomic, const char *op) {
+  if (c.access_log != nullptr) append_shared_access(c, space, range, write, atomic, op);
 }
 }  // namespace detail
 

@@ -27,7 +27,8 @@ void fill(const char *op, Space space, T *dst, int count, T value, int stride_by
   require_space(c, op, "dst", space, dst, extent);
   check_write(c, op, dst, extent);
   if (space == Space::kGdram)
-    log_gdram(c, Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs}, true, false, op);
+    log_shared(c, space, Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs}, true,
+               false, op);
 
   auto *bytes = reinterpret_cast<std::byte *>(dst);
   for (size_t r = 0; r < runs; ++r) {
