@@ -277,6 +277,8 @@ std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &sched
   std::string fault = run_tasks(p, schedules.front(), lease, cores);
   if (!fault.empty()) return fault;
   const GdramImage outputs(lease.snapshot());
+  const bool atomics = std::any_of(cores.begin(), cores.end(),
+                                   [](const CoreContext &c) { return c.atomic_elems > 0; });
   for (size_t i = 1; i < schedules.size(); ++i) {
     inputs.restore();
     std::vector<CoreContext> again(p.core_count());
@@ -284,8 +286,6 @@ std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &sched
     if (fault.empty()) {
       const std::string differs = outputs.difference(
           GdramImage(lease.snapshot()), schedules.front().name(), schedules[i].name());
-      const bool atomics = std::any_of(cores.begin(), cores.end(),
-                                       [](const CoreContext &c) { return c.atomic_elems > 0; });
       if (!differs.empty())
         fault = fmt::format("kernel '{}': outputs depend on the order the cores run in: {} "
                             "(MLUSIM_SCHEDULE=<one of them> reproduces either run){}",

@@ -117,8 +117,6 @@ void install_handlers() {
   sigaction(watchdog_signal(), &sa, &g_previous_watchdog);
 }
 
-// Each worker thread handles signals on its own stack: a fiber that overflowed
-// its stack has none left.
 // The alternate signal stack of this thread: freed when the thread ends (held
 // in thread-local storage, where a leak checker also sees it).
 struct AltStack {
@@ -131,6 +129,8 @@ struct AltStack {
   }
 };
 
+// Each worker thread handles signals on its own stack: a fiber that overflowed
+// its stack has none left.
 void ensure_alt_stack() {
   thread_local AltStack alt;
   thread_local bool installed = false;

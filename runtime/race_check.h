@@ -61,7 +61,7 @@ class RaceCheck {
   std::vector<SharedAccessLog> &logs_;  // pooled: the first cores_.size() are this launch's
 };
 
-// A barrier released these cores (their logs; null when the check is off).
+// A barrier released these cores (their logs).
 void join_clocks(const std::vector<SharedAccessLog *> &participants);
 
 }  // namespace mlusim

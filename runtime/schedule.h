@@ -40,6 +40,8 @@ std::vector<Schedule> schedules_to_compare();
 class CorePicker {
  public:
   explicit CorePicker(const Schedule &s) : schedule_(s), rng_(s.seed) {}
+  // A chosen order runs the whole launch on one worker.
+  bool one_worker() const { return schedule_.reproducible(); }
   // Index into `ready` (non-empty) of the core to run next.
   size_t pick(size_t ready_count);
   // Reorders the units (clusters, or cores of a BLOCK launch) a worker claims.

@@ -29,7 +29,6 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
     : cores_(cores.size()),
       units_(std::move(units)),
       union_clusters_(union_clusters),
-      one_worker_(schedule.reproducible()),
       picker_(schedule) {
   picker_.order_units(units_);
   int clusters = 0;
@@ -54,7 +53,9 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
 
 std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main) {
   const int workers =
-      one_worker_ ? 1 : std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
+      picker_.one_worker()
+          ? 1
+          : std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
 #pragma omp parallel num_threads(workers)
   {
     {
@@ -159,9 +160,11 @@ void Scheduler::on_parked(Core &core) {
   }
   // Every participant is here: what each did before is ordered before what
   // any does after.
-  std::vector<SharedAccessLog *> logs;
-  for (const Core *k : b.waiting) logs.push_back(k->ctx->access_log);
-  join_clocks(logs);
+  if (core.ctx->access_log != nullptr) {  // the race check is on
+    std::vector<SharedAccessLog *> logs;
+    for (const Core *k : b.waiting) logs.push_back(k->ctx->access_log);
+    join_clocks(logs);
+  }
   b.waiting.clear();
   b.latest_arrival = 0;
   wake_.notify_all();  // a union-wide barrier may release other workers' cores

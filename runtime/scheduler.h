@@ -77,7 +77,6 @@ class Scheduler {
   std::vector<std::vector<int>> units_;
   std::vector<Barrier> clusters_, unions_, union_ipus_, task_ends_;
   int union_clusters_;
-  bool one_worker_;
   CorePicker picker_;
   size_t next_unit_ = 0;
   int alive_workers_ = -1, idle_workers_ = 0;
