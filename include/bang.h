@@ -15,9 +15,9 @@
 
 #include "cnrt.h"
 #include "mlusim/bang/builtins.h"
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/memory.h"
-#include "mlusim/bang/program.h"
+#include "mlusim/bang/detail/program.h"
 #include "mlusim/bang/vector.h"
 #include "mlusim/bang/activation.h"
 #include "mlusim/bang/fill.h"

@@ -9,7 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/print.h"
-#include "mlusim/bang/program.h"
+#include "mlusim/bang/detail/program.h"
 #include "runtime/device_spec.h"
 #include "runtime/launch.h"
 #include "runtime/logging.h"

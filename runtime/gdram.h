@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cnrt.h"
-#include "mlusim/bang/gdram_table.h"
+#include "mlusim/bang/detail/gdram_table.h"
 
 namespace mlusim {
 

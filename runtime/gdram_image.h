@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mlusim/bang/gdram_table.h"
+#include "mlusim/bang/detail/gdram_table.h"
 
 namespace mlusim {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cnrt.h"
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 namespace mlusim {
 

@@ -16,7 +16,7 @@
 #include <functional>
 #include <string>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 namespace mlusim {
 

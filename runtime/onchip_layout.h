@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "mlusim/bang/core.h"
-#include "mlusim/bang/program.h"
+#include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/program.h"
 
 namespace mlusim {
 

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 #include "runtime/device_spec.h"
 
 namespace mlusim {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 #include "runtime/fiber.h"
 #include "runtime/schedule.h"
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 namespace mlusim::detail {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 namespace mlusim::trace {
 

@@ -9,7 +9,7 @@
 
 #include "mlu_op.h"
 #include "mlusim.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace mlusim::demo {
 
@@ -27,7 +27,7 @@ struct Row {
 // records its host wall time and the op report in `row`. On failure the status
 // goes to row.accuracy and the result is false.
 template <typename Call>
-bool run_timed(Row &row, const testing::Handle &handle, Call &&call) {
+bool run_timed(Row &row, const harness::Handle &handle, Call &&call) {
   const auto start = std::chrono::steady_clock::now();
   const mluOpStatus_t status = call();
   row.host_ms =

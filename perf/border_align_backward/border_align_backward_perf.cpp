@@ -23,7 +23,7 @@ template <typename T>
 void BM_BorderAlignBackward(benchmark::State &state) {
   const Shape &s = kNetworkCases[state.range(0)];
   const Problem p = device_values<T>(random_problem(s, 2024 + state.range(0)));
-  mlusim::testing::Handle handle;
+  mlusim::harness::Handle handle;
   DeviceProblem<T> device(p);
   double sim_ms = 0;
   for (auto _ : state) {

@@ -12,12 +12,12 @@
 #include "mlu_op.h"
 #include "ops/masked_im2col_forward/masked_im2col_forward.h"
 #include "ops/masked_im2col_forward/masked_im2col_forward_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tests/masked_im2col_forward/network_case.h"
 
 namespace {
 
-using mlusim::testing::Handle;
+using mlusim::harness::Handle;
 
 using masked_im2col_testing::NetworkCase;
 using masked_im2col_testing::Shape;

@@ -13,22 +13,22 @@
 
 #include "common/perf_util.h"
 #include "psamask/psamask_omp.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::TensorDesc;
 
 void BM_Psamask(benchmark::State &state, bool backward, int psa_type, psamask_omp::Dims d) {
   const std::vector<int> mask = {d.num, d.h, d.w, d.h_mask * d.w_mask};
   const std::vector<int> feature = {d.num, d.h, d.w, d.h * d.w};
   TensorDesc in_desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, backward ? feature : mask);
   TensorDesc out_desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, backward ? mask : feature);
-  const auto in_host = mlusim::testing::Random(5).floats(in_desc.elements(), -1, 1);
+  const auto in_host = mlusim::harness::Random(5).floats(in_desc.elements(), -1, 1);
   DeviceBuffer<float> in(in_host);
   DeviceBuffer<float> out(out_desc.elements());
-  mlusim::testing::Handle handle;
+  mlusim::harness::Handle handle;
 
   auto call = [&] {
     return backward ? mluOpPsamaskBackward(handle, psa_type, in_desc, in.get(), d.h_mask, d.w_mask,

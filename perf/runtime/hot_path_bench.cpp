@@ -7,7 +7,7 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
@@ -25,7 +25,7 @@ __mlu_global__ void repeated_add(float *out, int count, int repeats) {
 
 void run_kernel(benchmark::State &state, bool tracing) {
   const int count = static_cast<int>(state.range(0));
-  mlusim::testing::DeviceBuffer<float> out(count);
+  mlusim::harness::DeviceBuffer<float> out(count);
   if (tracing) {
     mlusimTraceClear();
     mlusimTraceStart();

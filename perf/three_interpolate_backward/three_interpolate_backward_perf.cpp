@@ -15,11 +15,11 @@
 #include "ops/three_interpolate_backward/three_interpolate_backward_kernel.h"
 #include "ops/three_interpolate_backward/three_interpolate_backward_reference.h"
 #include "runtime/device_spec.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using namespace mlusim::testing;
+using namespace mlusim::harness;
 namespace tib = three_interpolate_backward;
 
 struct Case {

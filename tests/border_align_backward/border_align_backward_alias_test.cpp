@@ -6,14 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "tests/common/testing.h"
+#include "harness/harness.h"
+#include "tests/common/op_log_capture.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
 using mlusim::testing::OpLogCapture;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::TensorDesc;
 
 // N 1, H 2, W 3 (K 6), C 4: grad_output and argmax_idx [1,6,4,4], boxes
 // [1,6,4], grad_input [1,2,3,16]; every tensor element is 4 bytes.

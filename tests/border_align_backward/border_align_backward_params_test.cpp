@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "runtime/logging.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
+#include "tests/common/op_log_capture.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
+using mlusim::harness::TensorDesc;
 
 struct TensorSpec {
   mluOpTensorLayout_t layout;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ops/border_align_backward/border_align_backward_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace border_align_backward::testing {
 
@@ -33,7 +33,7 @@ inline size_t grad_output_count(const Shape &s) {
 // width / height (lo < 0 or hi > 1 reaches outside the map); argmax uniform in
 // [0, pool_size]; grad_output uniform in [-1, 1).
 inline Problem random_problem(const Shape &s, uint32_t seed, float lo = 0.0f, float hi = 1.0f) {
-  mlusim::testing::Random rng(seed);
+  mlusim::harness::Random rng(seed);
   Problem p{s, rng.floats(grad_output_count(s), -1.0f, 1.0f), {}, {}};
   p.boxes.reserve(static_cast<size_t>(s.N) * s.K() * 4);
   for (int b = 0; b < s.N * s.K(); ++b) {
@@ -50,8 +50,8 @@ inline Problem random_problem(const Shape &s, uint32_t seed, float lo = 0.0f, fl
 
 // The values a half tensor holds, so the reference sees what the device sees.
 inline Problem rounded_to_half(Problem p) {
-  for (float &v : p.grad_output) v = mlusim::testing::round_to_half(v);
-  for (float &v : p.boxes) v = mlusim::testing::round_to_half(v);
+  for (float &v : p.grad_output) v = mlusim::harness::round_to_half(v);
+  for (float &v : p.boxes) v = mlusim::harness::round_to_half(v);
   return p;
 }
 
@@ -114,10 +114,10 @@ class DeviceProblem {
   }
   Shape shape_;
   size_t guard_;
-  mlusim::testing::TensorDesc grad_output_desc_, boxes_desc_, argmax_desc_, grad_input_desc_;
-  mlusim::testing::DeviceBuffer<T> grad_output_, boxes_;
-  mlusim::testing::DeviceBuffer<int32_t> argmax_;
-  mlusim::testing::DeviceBuffer<T> grad_input_;
+  mlusim::harness::TensorDesc grad_output_desc_, boxes_desc_, argmax_desc_, grad_input_desc_;
+  mlusim::harness::DeviceBuffer<T> grad_output_, boxes_;
+  mlusim::harness::DeviceBuffer<int32_t> argmax_;
+  mlusim::harness::DeviceBuffer<T> grad_input_;
 };
 
 // The accuracy bar: diff1 and diff2 at most 1e-5 (float) / 1e-3 (half).

@@ -19,12 +19,12 @@ using border_align_backward::testing::Problem;
 using border_align_backward::testing::random_problem;
 using border_align_backward::testing::Shape;
 using border_align_backward::testing::threshold;
-using mlusim::testing::compare;
-using mlusim::testing::diff3_eps;
-using mlusim::testing::Handle;
+using mlusim::harness::compare;
+using mlusim::harness::diff3_eps;
+using mlusim::harness::Handle;
 
-using Float = mlusim::testing::FloatTag;
-using Half = mlusim::testing::HalfTag;
+using Float = mlusim::harness::FloatTag;
+using Half = mlusim::harness::HalfTag;
 template <typename Tag>
 class BorderAlignBackward : public ::testing::Test {};
 struct DtypeNames {
@@ -166,7 +166,7 @@ TYPED_TEST(BorderAlignBackward, AccumulatesContendedPixelsAtomically) {
 TYPED_TEST(BorderAlignBackward, SkipsOutOfRangePointsAndIndices) {
   using T = typename TypeParam::T;
   Problem p = device_values<T>(random_problem(Shape{2, 6, 9, 40, 6}, 7, -0.7f, 1.7f));
-  mlusim::testing::Random rng(8);
+  mlusim::harness::Random rng(8);
   for (int32_t &idx : p.argmax_idx)
     if (rng.integer(0, 3) == 0) idx = rng.integer(-8, p.shape.pool_size + 8);
   p.argmax_idx[0] = INT_MIN;

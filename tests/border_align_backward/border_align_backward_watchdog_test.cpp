@@ -16,7 +16,7 @@ using border_align_backward::testing::random_problem;
 TEST(BorderAlignBackwardWatchdog, HugePoolSizeIsStoppedNotHung) {
   const double saved = mlusimGetWatchdogSeconds();
   ASSERT_EQ(mlusimSetWatchdogSeconds(0.5), cnrtSuccess);
-  mlusim::testing::Handle handle;
+  mlusim::harness::Handle handle;
   DeviceProblem<float> huge(random_problem({1, 2, 2, 8, 24000000}, 7));
   EXPECT_EQ(huge.run(handle), MLUOP_STATUS_EXECUTION_FAILED);
   const std::string report = mlusimGetLastError();

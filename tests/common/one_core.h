@@ -6,7 +6,7 @@
 #include "mlusim.h"
 #include "runtime/launch.h"
 
-namespace mlusim::testing {
+namespace mlusim::harness {
 
 // Launches `kernel` on one core; a launch error or fault fails the test.
 template <typename... Params, typename... Args>
@@ -16,4 +16,4 @@ void run_on_one_core(void (*kernel)(Params...), Args... args) {
   if (ret != cnrtSuccess) ADD_FAILURE() << mlusimGetLastError();
 }
 
-}  // namespace mlusim::testing
+}  // namespace mlusim::harness

@@ -12,9 +12,9 @@ namespace {
 
 using drp_testing::DeformRoiPoolPipeline;
 using drp_testing::Problem;
-using mlusim::testing::compare;
-using mlusim::testing::diff3_eps;
-using mlusim::testing::Random;
+using mlusim::harness::compare;
+using mlusim::harness::diff3_eps;
+using mlusim::harness::Random;
 
 void expect_matches_reference(const Problem &p) {
   SCOPED_TRACE(p.name());

@@ -6,14 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "tests/common/testing.h"
+#include "harness/harness.h"
+#include "tests/common/op_log_capture.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
 using mlusim::testing::OpLogCapture;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::TensorDesc;
 
 constexpr int kB = 1, kH = 4, kW = 4, kC = 8, kR = 2, kPH = 2, kPW = 2;
 constexpr size_t kInput = kB * kH * kW * kC, kRois = kR * 5, kOffset = kR * 2 * kPH * kPW,

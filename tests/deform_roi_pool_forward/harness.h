@@ -13,15 +13,15 @@
 
 #include "ops/deform_roi_pool_forward/deform_roi_pool_forward.h"
 #include "ops/deform_roi_pool_forward/deform_roi_pool_forward_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace drp_testing {
 
 using mluop::DeformRoiPoolPipeline;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
-using mlusim::testing::Random;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
+using mlusim::harness::Random;
+using mlusim::harness::TensorDesc;
 
 struct Problem {
   mluOpDataType_t dtype = MLUOP_DTYPE_FLOAT;
@@ -46,7 +46,7 @@ struct Problem {
 inline void round_for_dtype(Problem &p) {
   if (p.dtype != MLUOP_DTYPE_HALF) return;
   for (auto *v : {&p.input, &p.rois, &p.offset})
-    for (float &x : *v) x = mlusim::testing::round_to_half(x);
+    for (float &x : *v) x = mlusim::harness::round_to_half(x);
 }
 
 // Boxes in image coordinates (the map scaled by 1 / spatial_scale): square

@@ -13,15 +13,16 @@
 
 
 #include "runtime/logging.h"
+#include "tests/common/op_log_capture.h"
 #include "tests/deform_roi_pool_forward/harness.h"
 
 namespace {
 
 using drp_testing::Problem;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
-using mlusim::testing::Random;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
+using mlusim::harness::Random;
+using mlusim::harness::TensorDesc;
 
 
 constexpr int kB = 2, kH = 6, kW = 7, kC = 8, kR = 3, kPH = 2, kPW = 3;

@@ -65,7 +65,7 @@ __mlu_global__ void matmul_fixed(float *out, const int16_t *a, const int8_t *b) 
 }
 
 TEST(Matmul, FixedPointIsExactTimesTwoToThePosition) {
-  mlusim::testing::Random random(3);
+  mlusim::harness::Random random(3);
   std::vector<int> ai = random.ints(4 * 64, -300, 300), bi = random.ints(32 * 64, -100, 100);
   std::vector<int16_t> a(ai.begin(), ai.end());
   std::vector<int8_t> b(bi.begin(), bi.end());
@@ -151,7 +151,7 @@ __mlu_global__ void conv_fixed_bias(half *out, const int16_t *in, const int16_t 
 
 TEST(Conv, FixedPointWithBias) {
   const Conv s{32, 4, 4, 2, 2, 1, 1, 64};
-  mlusim::testing::Random random(9);
+  mlusim::harness::Random random(9);
   std::vector<int> xi = random.ints(4 * 4 * 32, -200, 200), ki = random.ints(64 * 4 * 32, -50, 50);
   auto bias = sample<half>(64, -2, 2, 10);
   DeviceBuffer<int16_t> dx(std::vector<int16_t>(xi.begin(), xi.end()));

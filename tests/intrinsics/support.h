@@ -11,15 +11,15 @@
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "tests/common/one_core.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace intrinsics_test {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::FloatTag;
-using mlusim::testing::HalfTag;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::FloatTag;
+using mlusim::harness::HalfTag;
 
-using mlusim::testing::run_on_one_core;
+using mlusim::harness::run_on_one_core;
 
 // Launches `kernel` on one core and returns its fault message ("" if none).
 template <typename... Params, typename... Args>
@@ -37,9 +37,9 @@ inline void expect_mentions(const std::string &msg, std::initializer_list<const 
 // mlu-ops' accuracy bar for these intrinsics: diff1 and diff2 within 3e-3.
 template <typename T>
 void expect_close(const std::vector<T> &result, const std::vector<double> &reference) {
-  auto d = mlusim::testing::compare(
+  auto d = mlusim::harness::compare(
       std::vector<double>(result.begin(), result.end()), reference,
-      mlusim::testing::diff3_eps(sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT));
+      mlusim::harness::diff3_eps(sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT));
   EXPECT_LE(d.diff1, 3e-3);
   EXPECT_LE(d.diff2, 3e-3);
 }
@@ -52,7 +52,7 @@ struct Sample {
 };
 template <typename T>
 Sample<T> sample(size_t n, float lo, float hi, uint32_t seed) {
-  mlusim::testing::Random random(seed);
+  mlusim::harness::Random random(seed);
   Sample<T> s;
   for (float v : random.floats(n, lo, hi)) {
     s.values.push_back(static_cast<T>(v));

@@ -35,7 +35,7 @@ TEST(VectorForms, CycleComparisonsAndExtremes) {
       {__bang_cycle_lt<float>, [](double a, double b) { return double(a < b); }},
       {__bang_cycle_le<float>, [](double a, double b) { return double(a <= b); }},
   };
-  mlusim::testing::Random random(4);
+  mlusim::harness::Random random(4);
   std::vector<int> xi = random.ints(128, -3, 3), ri = random.ints(32, -3, 3);  // many ties
   std::vector<float> x(xi.begin(), xi.end()), row(ri.begin(), ri.end());
   for (size_t k = 0; k < std::size(cases); ++k) {
@@ -173,7 +173,7 @@ __mlu_global__ void to_half_down(half *out, const float *in) {
 }
 
 TEST(VectorForms, FloatToHalfDownNeverRoundsUp) {
-  mlusim::testing::Random random(12);
+  mlusim::harness::Random random(12);
   std::vector<float> in = random.floats(64, -3000, 3000);
   in[0] = 1.0f + std::ldexp(1.0f, -11) * 1.5f;  // nearest would round up
   in[1] = -1.0f - std::ldexp(1.0f, -12);       // nearest is -1; down is -(1 + 2^-10)
@@ -234,7 +234,7 @@ __mlu_global__ void fusions(float *out, const float *a, const float *b, const fl
 }
 
 TEST(VectorForms, FusionAppliesBothOperationsInOrder) {
-  mlusim::testing::Random random(8);
+  mlusim::harness::Random random(8);
   auto a = random.floats(64, -2, 2), b = random.floats(64, -2, 2), c = random.floats(64, -2, 2);
   DeviceBuffer<float> da(a), db(b), dc(c), out(6 * 64);
   run_on_one_core(fusions, out.get(), static_cast<const float *>(da.get()),

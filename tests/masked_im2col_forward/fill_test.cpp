@@ -6,14 +6,14 @@
 #include <cstring>
 
 #include "ops/common/fill_kernel.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tests/masked_im2col_forward/test_support.h"
 
 namespace {
 
 using mif_test::GuardedBuffer;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
 
 template <typename T>
 void expect_fill(mluOpDataType_t dtype, double value, T expected, size_t count) {

@@ -11,17 +11,17 @@
 
 #include "mlu_op.h"
 #include "ops/masked_im2col_forward/masked_im2col_forward_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tests/masked_im2col_forward/test_support.h"
 
 namespace {
 
 using mif_test::first_bit_difference;
 using mif_test::GuardedBuffer;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
-using mlusim::testing::Random;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
+using mlusim::harness::Random;
+using mlusim::harness::TensorDesc;
 
 struct Case {
   int channels, height, width;
@@ -100,9 +100,9 @@ void expect_matches_reference(const Case &c, const std::vector<T> &feature,
                           2 * sizeof(int32_t) * mask_cnt));
   EXPECT_GT(report.io_efficiency, 0);
   if (diff3 != nullptr)
-    *diff3 = mlusim::testing::compare(mlusim::testing::to_double(got),
-                                      mlusim::testing::to_double(expected),
-                                      mlusim::testing::diff3_eps(dtype))
+    *diff3 = mlusim::harness::compare(mlusim::harness::to_double(got),
+                                      mlusim::harness::to_double(expected),
+                                      mlusim::harness::diff3_eps(dtype))
                  .diff3;
 }
 
@@ -117,8 +117,8 @@ void distinct_positions(int count, int height, int width, Random &rng, Case &c) 
   }
 }
 
-using Float = mlusim::testing::FloatTag;
-using Half = mlusim::testing::HalfTag;
+using Float = mlusim::harness::FloatTag;
+using Half = mlusim::harness::HalfTag;
 template <typename D>
 class MaskedIm2colForward : public ::testing::Test {};
 using Dtypes = ::testing::Types<Float, Half>;

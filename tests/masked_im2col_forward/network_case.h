@@ -9,7 +9,7 @@
 
 #include "mlu_op.h"
 #include "ops/masked_im2col_forward/masked_im2col_forward_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace masked_im2col_testing {
 
@@ -24,7 +24,7 @@ class NetworkCase {
       : shape(s),
         dtype(sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT),
         rows(s.channels * s.kernel * s.kernel) {
-    mlusim::testing::Random rng(seed);
+    mlusim::harness::Random rng(seed);
     std::vector<int> cells(size_t(s.height) * s.width);
     for (size_t i = 0; i < cells.size(); ++i) cells[i] = int(i);
     for (int m = 0; m < s.mask_cnt; ++m) {
@@ -34,13 +34,13 @@ class NetworkCase {
     }
     const std::vector<float> values = rng.floats(size_t(s.channels) * s.height * s.width, -1, 1);
     feature.assign(values.begin(), values.end());
-    feature_dev = std::make_unique<mlusim::testing::DeviceBuffer<T>>(feature);
-    data_col = std::make_unique<mlusim::testing::DeviceBuffer<T>>(size_t(rows) * s.mask_cnt);
-    h_dev = std::make_unique<mlusim::testing::DeviceBuffer<int32_t>>(h_idx);
-    w_dev = std::make_unique<mlusim::testing::DeviceBuffer<int32_t>>(w_idx);
+    feature_dev = std::make_unique<mlusim::harness::DeviceBuffer<T>>(feature);
+    data_col = std::make_unique<mlusim::harness::DeviceBuffer<T>>(size_t(rows) * s.mask_cnt);
+    h_dev = std::make_unique<mlusim::harness::DeviceBuffer<int32_t>>(h_idx);
+    w_dev = std::make_unique<mlusim::harness::DeviceBuffer<int32_t>>(w_idx);
     mluOpGetMaskedIm2colForwardWorkspaceSize(handle, feature_desc, mask_desc, mask_desc, s.kernel,
                                              s.kernel, col_desc, &workspace_size);
-    workspace = std::make_unique<mlusim::testing::DeviceBuffer<char>>(workspace_size);
+    workspace = std::make_unique<mlusim::harness::DeviceBuffer<char>>(workspace_size);
   }
 
   // The public call on this case.
@@ -62,14 +62,14 @@ class NetworkCase {
   const int rows;
   std::vector<int32_t> h_idx, w_idx;
   std::vector<T> feature;
-  mlusim::testing::TensorDesc feature_desc{
+  mlusim::harness::TensorDesc feature_desc{
       MLUOP_LAYOUT_NCHW, dtype, {1, shape.channels, shape.height, shape.width}};
-  mlusim::testing::TensorDesc mask_desc{MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {shape.mask_cnt}};
-  mlusim::testing::TensorDesc col_desc{MLUOP_LAYOUT_ARRAY, dtype, {rows, shape.mask_cnt}};
-  std::unique_ptr<mlusim::testing::DeviceBuffer<T>> feature_dev, data_col;
-  std::unique_ptr<mlusim::testing::DeviceBuffer<int32_t>> h_dev, w_dev;
+  mlusim::harness::TensorDesc mask_desc{MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {shape.mask_cnt}};
+  mlusim::harness::TensorDesc col_desc{MLUOP_LAYOUT_ARRAY, dtype, {rows, shape.mask_cnt}};
+  std::unique_ptr<mlusim::harness::DeviceBuffer<T>> feature_dev, data_col;
+  std::unique_ptr<mlusim::harness::DeviceBuffer<int32_t>> h_dev, w_dev;
   size_t workspace_size = 0;
-  std::unique_ptr<mlusim::testing::DeviceBuffer<char>> workspace;
+  std::unique_ptr<mlusim::harness::DeviceBuffer<char>> workspace;
 };
 
 }  // namespace masked_im2col_testing

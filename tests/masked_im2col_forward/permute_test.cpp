@@ -8,15 +8,15 @@
 #include <string>
 
 #include "ops/common/permute_kernel.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tests/masked_im2col_forward/test_support.h"
 
 namespace {
 
 using mif_test::GuardedBuffer;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
-using mlusim::testing::Random;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
+using mlusim::harness::Random;
 
 size_t product(const std::vector<int> &dims) {
   return std::accumulate(dims.begin(), dims.end(), size_t{1},

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "mlusim.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace mif_test {
 
@@ -72,7 +72,7 @@ class GuardedBuffer {
 
  private:
   size_t count_;
-  mlusim::testing::DeviceBuffer<T> buffer_;
+  mlusim::harness::DeviceBuffer<T> buffer_;
   std::vector<T> initial_;
 };
 

@@ -61,7 +61,7 @@ TEST(PsamaskAccuracy, RandomShapes) {
 // larger than the feature map.
 TEST(PsamaskAccuracy, GeneratedShapes) {
   Handle handle;
-  mlusim::testing::Random random(2024);
+  mlusim::harness::Random random(2024);
   for (int i = 0; i < 12; ++i) {
     const Dims d{random.integer(1, 12), random.integer(1, 12), random.integer(1, 12),
                  random.integer(1, 25), random.integer(1, 25)};

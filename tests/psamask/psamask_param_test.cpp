@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/logging.h"
+#include "tests/common/op_log_capture.h"
 #include "tests/psamask/psamask_test_util.h"
 
 namespace psamask_test {

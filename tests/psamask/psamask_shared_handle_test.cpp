@@ -39,7 +39,7 @@ bool same_report(const mlusimReport_t &a, const mlusimReport_t &b) {
 TEST(PsamaskSharedHandle, EachThreadGetsItsOwnResultAndReport) {
   Handle handle;
   const Dims dims[2] = {{1, 6, 6, 3, 3}, {2, 12, 10, 5, 5}};
-  mlusim::testing::Random rng(7);
+  mlusim::harness::Random rng(7);
   std::unique_ptr<Call> calls[2];
   std::vector<float> alone_out[2];
   mlusimReport_t alone_report[2];

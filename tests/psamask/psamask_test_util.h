@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "ops/psamask/psamask_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace psamask_test {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::Handle;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::Handle;
+using mlusim::harness::TensorDesc;
 using Dims = psamask_reference::Dims;
 
 inline std::vector<int> mask_shape(const Dims &d) {
@@ -59,15 +59,15 @@ inline Outcome run(const Handle &handle, bool backward, int psa_type, const Dims
 inline void expect_exact(const Handle &handle, bool backward, int psa_type, const Dims &d,
                          uint32_t seed) {
   SCOPED_TRACE(describe(d, psa_type, backward));
-  mlusim::testing::Random random(seed);
+  mlusim::harness::Random random(seed);
   const auto in = random.floats(backward ? d.feature_elements() : d.mask_elements(), -10, 10);
   const Outcome got = run(handle, backward, psa_type, d, in);
   ASSERT_EQ(got.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
   const auto want = backward ? psamask_reference::backward(psa_type, in, d)
                              : psamask_reference::forward(psa_type, in, d);
-  const auto diffs = mlusim::testing::compare(mlusim::testing::to_double(got.out),
-                                              mlusim::testing::to_double(want),
-                                              mlusim::testing::diff3_eps(MLUOP_DTYPE_FLOAT));
+  const auto diffs = mlusim::harness::compare(mlusim::harness::to_double(got.out),
+                                              mlusim::harness::to_double(want),
+                                              mlusim::harness::diff3_eps(MLUOP_DTYPE_FLOAT));
   EXPECT_EQ(diffs.diff3, 0.0) << "diff1 " << diffs.diff1 << " diff2 " << diffs.diff2;
 }
 

@@ -13,11 +13,11 @@
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "runtime/queue.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 TEST(Cnrt6, ReturnCodesHaveCnrt6Numbers) {
   EXPECT_EQ(cnrtSuccess, 0);

@@ -7,11 +7,11 @@
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "runtime/queue.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 // y = 2^rounds x over n floats, this task's share in chunks of `chunk` floats;
 // with pingpong the next chunk loads asynchronously while this one computes.

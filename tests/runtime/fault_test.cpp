@@ -6,11 +6,11 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 // Launches `kernel` on one cluster and returns the fault message ("" if none).
 template <typename... Params, typename... Args>

@@ -13,9 +13,9 @@
 
 namespace {
 
-using mlusim::testing::CheckSettings;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::fault_of;
+using mlusim::harness::CheckSettings;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::fault_of;
 
 uint32_t bits(float f) {
   uint32_t b;

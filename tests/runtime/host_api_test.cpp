@@ -15,11 +15,12 @@
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "runtime/queue.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
+#include "tests/common/op_log_capture.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 using mlusim::testing::OpLogCapture;
 
 TEST(Handles, QueueDestroyedTwiceOrForeignIsAnError) {

@@ -7,13 +7,13 @@
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
 #include "tests/common/one_core.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
-using mlusim::testing::run_on_one_core;
+using mlusim::harness::run_on_one_core;
 
 // Strided copy moves segnum + 1 segments.
 __mlu_global__ void strided_gather(float *dst, const float *src) {

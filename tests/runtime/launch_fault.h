@@ -11,9 +11,9 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
-namespace mlusim::testing {
+namespace mlusim::harness {
 
 // Launches `kernel` on the four cores of one cluster (UNION1; the memory core
 // runs nothing, as with mlu-ops' `if (__is_mpu()) return;`); returns the fault
@@ -82,4 +82,4 @@ inline void expect_device_works() {
   EXPECT_EQ(out.download(), (std::vector<float>{1, 2, 3, 4}));
 }
 
-}  // namespace mlusim::testing
+}  // namespace mlusim::harness

@@ -6,11 +6,11 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 __mlu_global__ void record_ids(int *out) {
   if (__is_mpu()) return;

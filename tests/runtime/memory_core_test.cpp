@@ -7,11 +7,11 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 void expect_mentions(const std::string &message, std::initializer_list<const char *> parts) {
   for (const char *p : parts)

@@ -19,11 +19,11 @@
 
 namespace {
 
-using mlusim::testing::CheckSettings;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::expect_device_works;
-using mlusim::testing::expect_mentions;
-using mlusim::testing::fault_of;
+using mlusim::harness::CheckSettings;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::expect_device_works;
+using mlusim::harness::expect_mentions;
+using mlusim::harness::fault_of;
 
 // Task 1 writes 16 bytes past the usable NRAM: the device's stack reserve.
 __mlu_global__ void writes_into_nram_reserve() {

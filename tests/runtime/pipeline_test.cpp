@@ -9,11 +9,11 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 constexpr int kChunk = 8192;  // floats per stage and operand
 constexpr int kChunks = 12;   // stages per core

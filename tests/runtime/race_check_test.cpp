@@ -9,9 +9,9 @@
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::expect_mentions;
-using mlusim::testing::ScopedEnv;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::expect_mentions;
+using mlusim::harness::ScopedEnv;
 
 // Every task stores its id into the same word.
 __mlu_global__ void all_store_to_one_word(int *word) {

@@ -13,9 +13,9 @@
 namespace {
 
 using mlusim::Schedule;
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::expect_mentions;
-using mlusim::testing::ScopedEnv;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::expect_mentions;
+using mlusim::harness::ScopedEnv;
 
 TEST(Schedule, ParsesEveryOrderAndRejectsTheRest) {
   Schedule s;

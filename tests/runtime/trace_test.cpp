@@ -8,11 +8,11 @@
 
 #include "ops/common/kernel.h"
 #include "runtime/launch.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
+using mlusim::harness::DeviceBuffer;
 
 __mlu_global__ void load_scale_store(float *y, const float *x) {
   if (__is_mpu()) return;  // the memory core has no NRAM

@@ -9,10 +9,10 @@
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::expect_device_works;
-using mlusim::testing::expect_mentions;
-using mlusim::testing::fault_of;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::expect_device_works;
+using mlusim::harness::expect_mentions;
+using mlusim::harness::fault_of;
 
 // A short limit for one test, the previous one after.
 class WatchdogLimit {

@@ -15,11 +15,12 @@
 #include "ops/three_interpolate_backward/three_interpolate_backward_reference.h"
 #include "runtime/device_spec.h"
 #include "runtime/logging.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
+#include "tests/common/op_log_capture.h"
 
 namespace {
 
-using namespace mlusim::testing;
+using namespace mlusim::harness;
 namespace tib = three_interpolate_backward;
 
 struct Problem {
@@ -148,8 +149,8 @@ tib::Tiles tiles_of(const Problem &p) {
                               static_cast<int64_t>(mlusim::nram_usable(mlusim::current_device())));
 }
 
-using Float = mlusim::testing::FloatTag;
-using Half = mlusim::testing::HalfTag;
+using Float = mlusim::harness::FloatTag;
+using Half = mlusim::harness::HalfTag;
 template <typename Tag>
 class ThreeInterpolateBackward : public ::testing::Test {};
 using Dtypes = ::testing::Types<Float, Half>;

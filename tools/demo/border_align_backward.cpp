@@ -18,7 +18,7 @@ using border_align_backward::testing::threshold;
 template <typename T>
 mlusim::demo::Row run_case(const Shape &s) {
   const Problem p = device_values<T>(random_problem(s, 70));
-  mlusim::testing::Handle handle;
+  mlusim::harness::Handle handle;
   DeviceProblem<T> device(p);
   mlusim::demo::Row row{"border_align_backward",
                         "[2," + std::to_string(s.K()) + ",4," + std::to_string(s.C) + "] pool " +
@@ -29,8 +29,8 @@ mlusim::demo::Row run_case(const Shape &s) {
                         false,
                         0};
   if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
-  const auto d = mlusim::testing::compare(device.grad_input(), p.reference(),
-                                          mlusim::testing::diff3_eps(dtype_of<T>()));
+  const auto d = mlusim::harness::compare(device.grad_input(), p.reference(),
+                                          mlusim::harness::diff3_eps(dtype_of<T>()));
   char text[64];
   std::snprintf(text, sizeof(text), "diff1=%.1e diff2=%.1e", d.diff1, d.diff2);
   row.accuracy = text;

@@ -21,8 +21,8 @@ mlusim::demo::Row run_case(const drp_testing::Problem &p, const char *dtype) {
         return device.call(handle, drp_testing::DeformRoiPoolPipeline::kPingPong);
       }))
     return row;
-  const auto d = mlusim::testing::compare(device.output(), drp_testing::reference(p),
-                                          mlusim::testing::diff3_eps(p.dtype));
+  const auto d = mlusim::harness::compare(device.output(), drp_testing::reference(p),
+                                          mlusim::harness::diff3_eps(p.dtype));
   row.accuracy = fmt::format("diff1={:.2g} diff2={:.2g}", d.diff1, d.diff2);
   const double bound = drp_testing::threshold(p.dtype);
   row.passed = d.diff1 <= bound && d.diff2 <= bound;

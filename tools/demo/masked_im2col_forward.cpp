@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "mlu_op.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tests/masked_im2col_forward/network_case.h"
 #include "tools/demo.h"
 
 namespace {
 
-using mlusim::testing::Handle;
+using mlusim::harness::Handle;
 
 using masked_im2col_testing::NetworkCase;
 using masked_im2col_testing::Shape;
@@ -31,9 +31,9 @@ mlusim::demo::Row run_case(const Shape &s) {
   if (!mlusim::demo::run_timed(row, handle, [&] { return c.run(handle); })) return row;
   const std::vector<T> expected = c.expected();
   const std::vector<T> got = c.data_col->download();
-  const double diff3 = mlusim::testing::compare(mlusim::testing::to_double(got),
-                                                mlusim::testing::to_double(expected),
-                                                mlusim::testing::diff3_eps(c.dtype))
+  const double diff3 = mlusim::harness::compare(mlusim::harness::to_double(got),
+                                                mlusim::harness::to_double(expected),
+                                                mlusim::harness::diff3_eps(c.dtype))
                            .diff3;
   const bool bit_exact = std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)) == 0;
   char accuracy[64];

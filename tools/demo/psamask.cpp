@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "ops/psamask/psamask_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tools/demo.h"
 
 namespace {
 
-using mlusim::testing::DeviceBuffer;
-using mlusim::testing::TensorDesc;
+using mlusim::harness::DeviceBuffer;
+using mlusim::harness::TensorDesc;
 
 mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool backward,
                            const std::vector<float> &in_host) {
@@ -22,7 +22,7 @@ mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool 
   TensorDesc out_desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, backward ? mask : feature);
   DeviceBuffer<float> in(in_host);
   DeviceBuffer<float> out(std::vector<float>(out_desc.elements(), 7.0f));
-  mlusim::testing::Handle handle;
+  mlusim::harness::Handle handle;
 
   const auto shape = [](const std::vector<int> &s) {
     return "[" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," + std::to_string(s[2]) +
@@ -40,9 +40,9 @@ mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool 
   if (!ran) return row;
   const auto want = backward ? psamask_reference::backward(psa_type, in_host, d)
                              : psamask_reference::forward(psa_type, in_host, d);
-  const auto diffs = mlusim::testing::compare(mlusim::testing::to_double(out.download()),
-                                              mlusim::testing::to_double(want),
-                                              mlusim::testing::diff3_eps(MLUOP_DTYPE_FLOAT));
+  const auto diffs = mlusim::harness::compare(mlusim::harness::to_double(out.download()),
+                                              mlusim::harness::to_double(want),
+                                              mlusim::harness::diff3_eps(MLUOP_DTYPE_FLOAT));
   char text[32];
   std::snprintf(text, sizeof(text), "diff3=%g", diffs.diff3);
   row.accuracy = text;
@@ -52,7 +52,7 @@ mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool 
 
 std::vector<mlusim::demo::Row> run() {
   const psamask_reference::Dims d{1, 32, 32, 66, 66};
-  mlusim::testing::Random random(66);
+  mlusim::harness::Random random(66);
   const auto x = random.floats(d.mask_elements(), -1, 1);
   const auto dy = random.floats(d.feature_elements(), -1, 1);
   std::vector<mlusim::demo::Row> rows;

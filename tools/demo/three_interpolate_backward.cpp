@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "ops/three_interpolate_backward/three_interpolate_backward_reference.h"
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 #include "tools/demo.h"
 
 namespace {
 
-using namespace mlusim::testing;
+using namespace mlusim::harness;
 
 constexpr int kB = 16, kC = 128, kN = 512, kM = 256;
 

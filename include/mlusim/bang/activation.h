@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 
 #define MLUSIM_FLOAT_FUNCTION(name, expr)                                                   \

@@ -1,7 +1,7 @@
 // BANG C's function qualifiers and built-in variables of the running task.
 #pragma once
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 // mlusim-cncc translates the qualifiers itself (tools/cncc/translate.h); plain
 // C++ that includes bang.h (in-tree kernels, host files) sees them as macros.

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/vector.h"
 

@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 
 namespace mlusim::detail {

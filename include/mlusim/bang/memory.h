@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 typedef enum {
   GDRAM2NRAM = MLUSIM_GDRAM2NRAM,

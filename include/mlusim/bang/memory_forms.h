@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/memory.h"
 
 namespace mlusim::detail {

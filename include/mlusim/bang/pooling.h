@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 
 namespace mlusim::detail {

@@ -7,7 +7,7 @@
 #include <string>
 #include <type_traits>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 namespace mlusim::bang {
 

@@ -12,7 +12,7 @@
 
 #include <cstring>
 
-#include "mlusim/bang/shaped.h"
+#include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 
 template <typename T>

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 typedef _Float16 half;
 

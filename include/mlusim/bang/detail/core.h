@@ -3,6 +3,12 @@
 // is here and inline; the slow paths (faults, hazards, tracing) are out of line.
 #pragma once
 
+// Internal to mlusim (the simulated core and the translator's target): kernels
+// include <bang.h>, the simulator's own sources are built with MLUSIM_INTERNAL.
+#if !defined(MLUSIM_BANG_H_) && !defined(MLUSIM_INTERNAL)
+#error "mlusim/bang/detail/ headers are internal: include <bang.h>"
+#endif
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +18,7 @@
 #include <vector>
 
 #include "mlusim.h"
-#include "mlusim/bang/gdram_table.h"
+#include "mlusim/bang/detail/gdram_table.h"
 
 namespace mlusim {
 

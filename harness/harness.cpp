@@ -1,10 +1,9 @@
-#include "tests/common/testing.h"
+#include "harness/harness.h"
 
 #include <cmath>
 
-#include "runtime/logging.h"
 
-namespace mlusim::testing {
+namespace mlusim::harness {
 
 Diffs compare(const std::vector<double> &result, const std::vector<double> &baseline,
               double eps) {
@@ -67,36 +66,8 @@ std::vector<int> Random::ints(size_t n, int lo, int hi) {
   return v;
 }
 
-OpLogCapture::OpLogCapture() : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)) {
-  auto &logger = log::op();
-  saved_level_ = logger.level();
-  saved_sinks_ = logger.sinks();
-  sink_->set_pattern("%v");
-  logger.sinks() = {sink_};
-  logger.set_level(spdlog::level::err);
-}
-
-OpLogCapture::~OpLogCapture() {
-  auto &logger = log::op();
-  logger.sinks() = saved_sinks_;
-  logger.set_level(saved_level_);
-}
-
-std::vector<std::string> OpLogCapture::lines() const {
-  std::vector<std::string> out = sink_->last_formatted();
-  for (std::string &line : out)
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-  return out;
-}
-
-std::string OpLogCapture::text() const {
-  std::string out;
-  for (const std::string &line : lines()) out += line + "\n";
-  return out;
-}
-
 std::vector<_Float16> to_half(const std::vector<float> &v) {
   return std::vector<_Float16>(v.begin(), v.end());
 }
 
-}  // namespace mlusim::testing
+}  // namespace mlusim::harness

@@ -1,5 +1,6 @@
 // What tests, benchmarks and the demo share: RAII wrappers over the C API,
-// seeded random data, and mlu-ops' accuracy metrics.
+// seeded random data, and mlu-ops' accuracy metrics. Nothing here is test-only:
+// the shipped `mlusim demo` runs its cases through it.
 #pragma once
 
 #include <cstdint>
@@ -8,12 +9,10 @@
 #include <string>
 #include <vector>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
-
 #include "mlu_op.h"
 #include "mlusim.h"
 
-namespace mlusim::testing {
+namespace mlusim::harness {
 
 // mlu-ops' accuracy metrics, as its gtest evaluator computes them (in double):
 // diff1 = sum|r-b| / sum|b|; diff2 = sqrt(sum (r-b)^2 / sum b^2);
@@ -106,23 +105,6 @@ class Random {
   std::mt19937 gen_;
 };
 
-// Collects, instead of printing, what the operator logger ("op") writes at
-// error level while it lives, whatever MLUSIM_LOG says (ctest sets it off).
-class OpLogCapture {
- public:
-  OpLogCapture();
-  ~OpLogCapture();
-  OpLogCapture(const OpLogCapture &) = delete;
-  OpLogCapture &operator=(const OpLogCapture &) = delete;
-  std::vector<std::string> lines() const;  // without line ends
-  std::string text() const;                // every line, each ending in '\n'
-
- private:
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
-  std::vector<spdlog::sink_ptr> saved_sinks_;
-  spdlog::level::level_enum saved_level_;
-};
-
 // The dtypes as gtest type parameters: gtest needs typeid of a type parameter
 // and this libstdc++ has no typeinfo for _Float16, so each is wrapped.
 struct FloatTag {
@@ -136,4 +118,4 @@ struct HalfTag {
 inline float round_to_half(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
 std::vector<_Float16> to_half(const std::vector<float> &v);
 
-}  // namespace mlusim::testing
+}  // namespace mlusim::harness

@@ -2,6 +2,12 @@
 // at launch, against which every GDRAM operand is checked without a lock.
 #pragma once
 
+// Internal to mlusim (the simulated core and the translator's target): kernels
+// include <bang.h>, the simulator's own sources are built with MLUSIM_INTERNAL.
+#if !defined(MLUSIM_BANG_H_) && !defined(MLUSIM_INTERNAL)
+#error "mlusim/bang/detail/ headers are internal: include <bang.h>"
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <string>

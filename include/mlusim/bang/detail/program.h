@@ -5,6 +5,12 @@
 // subscripts of on-chip arrays.
 #pragma once
 
+// Internal to mlusim (the simulated core and the translator's target): kernels
+// include <bang.h>, the simulator's own sources are built with MLUSIM_INTERNAL.
+#if !defined(MLUSIM_BANG_H_) && !defined(MLUSIM_INTERNAL)
+#error "mlusim/bang/detail/ headers are internal: include <bang.h>"
+#endif
+
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -15,7 +21,7 @@
 #include <utility>
 
 #include "cnrt.h"
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 
 namespace mlusim::bang {
 

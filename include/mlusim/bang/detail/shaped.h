@@ -5,10 +5,16 @@
 // (mlu-ops sum-pools a channel of one element).
 #pragma once
 
+// Internal to mlusim (the simulated core and the translator's target): kernels
+// include <bang.h>, the simulator's own sources are built with MLUSIM_INTERNAL.
+#if !defined(MLUSIM_BANG_H_) && !defined(MLUSIM_INTERNAL)
+#error "mlusim/bang/detail/ headers are internal: include <bang.h>"
+#endif
+
 #include <string>
 #include <type_traits>
 
-#include "mlusim/bang/core.h"
+#include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/vector.h"
 
 namespace mlusim::detail {
