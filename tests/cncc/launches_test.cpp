@@ -52,4 +52,23 @@ TEST(Launches, LinemarkersInsideALaunchAreDropped) {
   EXPECT_EQ(std::count(t.text.begin(), t.text.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
 }
 
+// cncc deduces a kernel template's arguments from the launch's arguments, as
+// in any call: the launch passes a lambda that calls the kernel.
+TEST(Launches, AKernelTemplateWithoutTemplateArgumentsIsCalledThroughALambda) {
+  const std::string t = out("template <typename T>\n__mlu_global__ void k(T *x, int n) {}\n"
+                            "__mlu_global__ void plain(float *x) {}\n"
+                            "void h(float *x) {\n  k<<<d, t, q>>>(x, 4);\n  k<float><<<d, t, q>>>(x, 4);\n"
+                            "  plain<<<d, t, q>>>(x);\n}\n");
+  EXPECT_NE(t.find("  ::mlusim::bang::launch(d, t, q, \"k\", \"p.mlu:5\", "
+                   "[](auto &...mlusim_arguments) { k(mlusim_arguments...); }, x, 4);\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("  ::mlusim::bang::launch(d, t, q, \"k<float>\", \"p.mlu:6\", k<float>, x, 4);\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("  ::mlusim::bang::launch(d, t, q, \"plain\", \"p.mlu:7\", plain, x);\n"),
+            std::string::npos)
+      << t;
+}
+
 }  // namespace

@@ -15,7 +15,7 @@ std::string quoted(std::string_view s) {
 
 bool is_function_qualifier(std::string_view w) {
   return w == "__mlu_global__" || w == "__mlu_entry__" || w == "__mlu_func__" ||
-         w == "__mlu_device__" || w == "__mlu_host__";
+         w == "__mlu_device__" || w == "__mlu_host__" || w == "__mlu_vector__";
 }
 
 Unit::Unit(std::string_view text) : text_(text), lexed_(lex(text)), tokens_(lexed_.tokens) {
@@ -61,10 +61,10 @@ std::string Unit::span(size_t first, size_t last) const {
 // headers' qualifiers do not count: they are mlusim's own).
 void Unit::find_scopes() {
   struct Brace {
-    bool device, function;
+    bool device, function, namespace_body;
   };
   std::vector<Brace> braces;
-  int device_bodies = 0, function_bodies = 0, parens = 0;
+  int device_bodies = 0, function_bodies = 0, other_bodies = 0, parens = 0;
   bool device_signature = false;
   size_t previous = 0;  // the last token that is not a linemarker
   scope_.resize(tokens_.size());
@@ -86,22 +86,35 @@ void Unit::find_scopes() {
       const bool function = function_bodies > 0 || before == ")" || before == "const" ||
                             before == "noexcept" || before == "override" || before == "final" ||
                             before == "mutable";
-      braces.push_back(Brace{device_signature && parens == 0, function});
+      braces.push_back(Brace{device_signature && parens == 0, function,
+                             !function && opens_namespace_body(previous)});
       device_bodies += braces.back().device;
       function_bodies += braces.back().function;
+      other_bodies += !braces.back().namespace_body;
       device_signature = false;
     } else if (w == "}" && !braces.empty()) {
       device_bodies -= braces.back().device;
       function_bodies -= braces.back().function;
+      other_bodies -= !braces.back().namespace_body;
       braces.pop_back();
     } else if (!t.system && t.kind == Kind::kIdent && is_function_qualifier(w)) {
       device_signature = true;
     }
     scope_[i] = static_cast<uint8_t>((device_bodies > 0 ? kDevice : 0) |
                                      (function_bodies > 0 || device_bodies > 0 ? kFunction : 0) |
-                                     (parens > 0 ? kParens : 0));
+                                     (parens > 0 ? kParens : 0) |
+                                     (other_bodies == 0 ? kNamespaceScope : 0));
     previous = i;
   }
+}
+
+// "namespace {", "namespace a::b {", "extern "C" {": the '{' after `before`
+// opens a namespace's body (or a linkage block's, which is namespace scope too).
+bool Unit::opens_namespace_body(size_t before) const {
+  if (tokens_[before].kind == Kind::kLiteral) return before > 0 && is(before - 1, "extern");
+  size_t k = before;
+  while (k > 0 && (tokens_[k].kind == Kind::kIdent || is(k, "::")) && !is(k, "namespace")) --k;
+  return is(k, "namespace");
 }
 
 // A replaced range keeps its newlines (appended after the replacement) so

@@ -35,7 +35,7 @@ struct Declarator {
 struct OnchipDeclaration {
   size_t first, qualifier, last;
   std::string space;  // "__nram__", ...
-  bool file_scope, is_static, is_extern;
+  bool file_scope, is_extern;
   std::string type;
   std::vector<Declarator> declarators;
 };
@@ -69,6 +69,8 @@ class Unit {
   bool in_device(size_t i) const { return (scope_[i] & kDevice) != 0; }
   bool in_function(size_t i) const { return (scope_[i] & kFunction) != 0; }
   bool in_parens(size_t i) const { return (scope_[i] & kParens) != 0; }
+  // In no brace but a namespace's (or an extern "C" block's).
+  bool at_namespace_scope(size_t i) const { return (scope_[i] & kNamespaceScope) != 0; }
 
   void replace(size_t first, size_t last, std::string with) {  // tokens [first, last]
     edits_.push_back(Edit{tokens_[first].begin, tokens_[last].end, std::move(with)});
@@ -88,13 +90,14 @@ class Unit {
   Translation finish();
 
  private:
-  enum : uint8_t { kDevice = 1, kFunction = 2, kParens = 4 };
+  enum : uint8_t { kDevice = 1, kFunction = 2, kParens = 4, kNamespaceScope = 8 };
   void find_scopes();
+  bool opens_namespace_body(size_t before) const;
 
   std::string_view text_;
   Lexed lexed_;
   const std::vector<Token> &tokens_;
-  std::vector<uint8_t> scope_;  // per token: kDevice | kFunction | kParens
+  std::vector<uint8_t> scope_;  // per token: kDevice | kFunction | kParens | kNamespaceScope
   std::vector<Edit> edits_;
   std::vector<std::string> errors_;
 };
@@ -102,6 +105,7 @@ class Unit {
 // Text of a C++ string literal holding s.
 std::string quoted(std::string_view s);
 
+// __mlu_global__, __mlu_func__, ...: a function of BANG C.
 bool is_function_qualifier(std::string_view w);
 
 }  // namespace mlusim::cncc

@@ -4,6 +4,8 @@
 // lists what is there and what is missing.
 #pragma once
 
+#include "mlusim/bang/vector_registers.h"
+
 #define MLUSIM_NOT_YET(name)                                                            \
   template <typename... Args>                                                           \
   void name(Args...) {                                                                  \

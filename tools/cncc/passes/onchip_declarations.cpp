@@ -4,8 +4,12 @@
 //   at function scope, a local reference (or pointer) bound to the instance
 //   each time the declaration runs; an initializer runs each time too;
 //   at file scope, every later use of the name becomes the instance; an
-//   initializer is copied in at each launch.
+//   initializer is copied in at each launch. The variable belongs to its
+//   .mlu file (a name in an unnamed namespace); extern declarations of it, in
+//   any header, refer to the file's one definition.
 // On a pointer parameter or in a cast the qualifier is dropped.
+#include <set>
+
 #include "tools/cncc/passes/passes.h"
 
 namespace mlusim::cncc {
@@ -25,8 +29,7 @@ bool is_storage_keyword(std::string_view w) {
 }
 
 void note_keyword(std::string_view w, OnchipDeclaration *d) {
-  if (w == "static") d->is_static = true;
-  else if (w == "extern") d->is_extern = true;
+  if (w == "extern") d->is_extern = true;
   else if (w == "const" || w == "volatile") d->type += std::string(w) + " ";
 }
 
@@ -103,7 +106,7 @@ bool read_declaration(Unit &u, size_t q, OnchipDeclaration *decl) {
     return false;
   }
   *decl = OnchipDeclaration{first, q, last, std::string(qualifier), !u.in_function(q),
-                            false, false, "", {}};
+                            false, "", {}};
   for (size_t k = first; k < q; ++k) note_keyword(u.text(k), decl);
   if (!parse_declarators(u, q + 1, last, decl)) {
     u.error(q, "cannot read this " + std::string(qualifier) +
@@ -154,54 +157,84 @@ std::string local_variable(const Unit &u, const OnchipDeclaration &decl, const D
   return out;
 }
 
-// The rewrite of the file-scope names: name -> the calling core's instance.
-using FileScopeNames = std::map<std::string, std::string>;
-
-// A declaration at file scope: the site, and the expression every later use
-// of the name becomes; an initializer is copied in at each launch.
-std::string file_scope_variable(const Unit &u, const OnchipDeclaration &decl, const Declarator &d,
-                                FileScopeNames *names) {
-  const std::string &type = decl.type;
+// What a use of the file-scope variable d becomes: the calling core's instance.
+std::string instance(const OnchipDeclaration &decl, const Declarator &d) {
   const std::string var = "mlusim_site_" + d.name;
+  if (is_pointer_form(d)) return "(" + pointer_form(decl.type, d, var) + ")";
+  std::string object_type = decl.type + d.pointers + d.dims;
+  if (!d.init.empty() && d.dims.find("[]") != std::string::npos)
+    object_type = "std::remove_const_t<decltype(mlusim_init_" + d.name + ")>";
+  return "(::mlusim::bang::onchip<" + object_type + ">(" + var + "))";
+}
+
+// A declaration at file scope: the site, in an unnamed namespace (on the
+// device each .mlu file is its own module, so two files' variables of one name
+// are two variables); an initializer is copied in at each launch. An extern
+// declaration declares the site, which the file's definition defines.
+std::string file_scope_variable(const Unit &u, const OnchipDeclaration &decl, const Declarator &d) {
+  const std::string var = "mlusim_site_" + d.name;
+  if (decl.is_extern) return "namespace { extern ::mlusim::bang::OnchipSite " + var + "; } ";
   const std::string init_var = "mlusim_init_" + d.name;
-  std::string out, object_type = type + d.pointers + d.dims, init = "nullptr";
+  std::string out = "namespace { ", init = "nullptr";
   if (!d.init.empty()) {
-    out += "static const " + type + d.pointers + " " + init_var + d.dims + " = " + d.init + "; ";
-    if (d.dims.find("[]") != std::string::npos)
-      object_type = "std::remove_const_t<decltype(" + init_var + ")>";
+    out += "const " + decl.type + d.pointers + " " + init_var + d.dims + " = " + d.init + "; ";
     init = "&" + init_var;
   }
-  out += (decl.is_static ? "static " : "inline ") + site(u, decl, d, var, init);
-  (*names)[d.name] = is_pointer_form(d)
-                         ? "(" + pointer_form(type, d, var) + ")"
-                         : "(::mlusim::bang::onchip<" + object_type + ">(" + var + "))";
-  return out;
+  return out + site(u, decl, d, var, init) + "} ";
+}
+
+// Every on-chip declaration in the unit (in order); a qualifier on a pointer
+// parameter or in a cast is dropped.
+std::vector<OnchipDeclaration> read_declarations(Unit &u) {
+  std::vector<OnchipDeclaration> found;
+  for (size_t i = 0; i < u.size(); ++i) {
+    if (u[i].system || u[i].kind != Kind::kIdent || space_of(u.text(i)) == nullptr) continue;
+    OnchipDeclaration decl;
+    if (u.in_parens(i)) u.replace(i, i, "");
+    else if (read_declaration(u, i, &decl)) found.push_back(std::move(decl));
+  }
+  return found;
+}
+
+// File-scope name -> what its uses become, from the file's definition ("" for
+// a name only declared extern here).
+std::map<std::string, std::string> file_scope_instances(const std::vector<OnchipDeclaration> &decls) {
+  std::map<std::string, std::string> instances;
+  for (const OnchipDeclaration &decl : decls)
+    for (const Declarator &d : decl.declarators)
+      if (decl.file_scope && !decl.is_extern) instances[d.name] = instance(decl, d);
+      else if (decl.file_scope) instances.emplace(d.name, "");
+  return instances;
 }
 
 }  // namespace
 
 void rewrite_onchip_declarations(Unit &u) {
-  FileScopeNames names;
-  size_t skip_until = 0;  // tokens of the declaration just rewritten
+  u.onchip = read_declarations(u);
+  const std::map<std::string, std::string> instances = file_scope_instances(u.onchip);
+  std::set<std::string> declared, reported;  // file-scope names so far; undefined ones used
+  size_t next = 0, skip_until = 0;  // the next declaration; the end of the last one
   for (size_t i = 0; i < u.size(); ++i) {
-    if (u[i].system || u[i].kind != Kind::kIdent) continue;
-    const std::string_view w = u.text(i);
-    if (space_of(w) != nullptr) {
-      if (u.in_parens(i)) {  // on a pointer parameter or in a cast
-        u.replace(i, i, "");
-        continue;
-      }
-      OnchipDeclaration decl;
-      if (!read_declaration(u, i, &decl)) continue;
+    if (next < u.onchip.size() && u.onchip[next].qualifier == i) {
+      const OnchipDeclaration &decl = u.onchip[next++];
       std::string out;
-      for (const Declarator &d : decl.declarators)
-        out += decl.file_scope ? file_scope_variable(u, decl, d, &names) : local_variable(u, decl, d);
+      for (const Declarator &d : decl.declarators) {
+        out += decl.file_scope ? file_scope_variable(u, decl, d) : local_variable(u, decl, d);
+        if (decl.file_scope) declared.insert(d.name);
+      }
       u.replace(decl.first, decl.last, out);
       skip_until = decl.last;
-      u.onchip.push_back(std::move(decl));
-    } else if (i > skip_until && !u.member_access_before(i) && !is_function_qualifier(w)) {
-      if (auto v = names.find(std::string(w)); v != names.end()) u.replace(i, i, v->second);
+      continue;
     }
+    if (u[i].system || u[i].kind != Kind::kIdent || i <= skip_until || u.member_access_before(i))
+      continue;
+    const std::string name(u.text(i));
+    if (declared.count(name) == 0) continue;
+    const std::string &use = instances.at(name);
+    if (!use.empty()) u.replace(i, i, use);
+    else if (reported.insert(name).second)
+      u.error(i, "'" + name + "' is declared extern but not defined in this file: each .mlu file is "
+                 "its own device module, so its on-chip variables are defined in it");
   }
 }
 
