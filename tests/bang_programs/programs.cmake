@@ -58,3 +58,8 @@ add_test(NAME bang_translation_shown_by_dash_e
          COMMAND ${MLUSIM_CNCC_EXECUTABLE} -E ${dir}/implicit_bang_h.mlu)
 set_tests_properties(bang_translation_shown_by_dash_e PROPERTIES
   PASS_REGULAR_EXPRESSION "::mlusim::bang::launch\\({1, 1, 1}, cnrtFuncTypeBlock, nullptr, \"twice\", \"[^\"]*implicit_bang_h.mlu:18\", twice, dev\\);")
+add_test(NAME bang_unknown_intrinsic_in_template_is_a_compile_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/unknown_intrinsic_template.mlu -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/unknown_intrinsic_template)
+set_tests_properties(bang_unknown_intrinsic_in_template_is_a_compile_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "__load_gdram is a BANG C intrinsic that mlusim does not simulate")

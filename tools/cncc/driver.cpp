@@ -29,14 +29,19 @@ bool is_arch_option(const std::string &a) {
   return starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=");
 }
 
-// "__bang_foo" from the compiler's "'__bang_foo' was not declared" (g++) or
-// "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
+// "__bang_foo" from the compiler's "'__bang_foo' was not declared" or "there
+// are no arguments to '__bang_foo' that depend on a template parameter" (g++),
+// or "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
 std::string undeclared_intrinsic(const std::string &line) {
-  size_t at = line.find("was not declared");  // g++
-  if (at == std::string::npos) at = line.find("use of undeclared identifier");  // clang++
+  size_t at = line.find("was not declared");  // g++: the identifier before the words
+  if (at == std::string::npos) {
+    for (std::string_view words : {"there are no arguments to", "use of undeclared identifier"})
+      if (line.find(words) != std::string::npos) at = line.size();  // the identifier after them
+  }
   if (at == std::string::npos) return "";
-  if (line[at] == 'u') at = line.size();  // clang names the identifier after the words
-  for (std::string_view prefix : {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset"}) {
+  for (std::string_view prefix : {"__bang_", "__memcpy", "__memset", "__sync", "__nramset",
+                                  "__gdramset", "__gather", "__scatter", "__load_", "__store_",
+                                  "__cn_", "__float2", "__half2", "__bfloat162", "__int2"}) {
     const size_t p = line.rfind(prefix, at);
     if (p == std::string::npos) continue;
     size_t e = p;
