@@ -17,7 +17,6 @@
 
 #include "runtime/device_spec.h"
 #include "runtime/logging.h"
-#include "runtime/memory_fault.h"
 #include "runtime/onchip_memory.h"
 
 namespace mlusim {
@@ -47,6 +46,7 @@ struct Table {
   size_t live_bytes = 0;
   uint64_t next_id = 1;
   std::multiset<uint64_t> leased_up_to;  // newest allocation id of each running launch
+  std::atomic<uint64_t> launch{0};        // the launch now running, or the last one
 };
 
 Table &table() {
@@ -96,7 +96,7 @@ void quarantine(Table &t, Allocation a) {
   const size_t data_bytes = a.map_bytes - page - kTailGuardBytes;
   madvise(data, data_bytes, MADV_DONTNEED);
   mprotect(data, data_bytes, PROT_NONE);
-  a.freed_after_launch = launch_serial();
+  a.freed_after_launch = t.launch.load();
   t.quarantine.push_back(a);
   if (t.quarantine.size() > kQuarantineEntries) {
     munmap(t.quarantine.front().map, t.quarantine.front().map_bytes);
@@ -300,10 +300,12 @@ bool gdram_describe_address(uintptr_t addr, std::string *what) {
                         inside ? fmt::format("+{:#x}", addr - r.begin)
                                : fmt::format("near it, {} bytes from its start",
                                              static_cast<intptr_t>(addr - r.begin)),
-                        r.end - r.begin, q->freed_after_launch, launch_serial());
+                        r.end - r.begin, q->freed_after_launch, t.launch.load());
     return true;
   }
   return false;
 }
+
+void gdram_note_launch(uint64_t serial) { table().launch = serial; }
 
 }  // namespace mlusim

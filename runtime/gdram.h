@@ -19,6 +19,10 @@ cnrtRet_t gdram_free(void *ptr);
 // The allocations live when a launch starts, held for as long as it runs:
 // while a lease lives, cnrtFree refuses every allocation in its snapshot
 // (another host thread may free while this one's launch runs).
+// The launch now running (runtime/launch.h numbers them), named in messages
+// about freed memory.
+void gdram_note_launch(uint64_t serial);
+
 class GdramLease {
  public:
   GdramLease();
