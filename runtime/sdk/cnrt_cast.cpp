@@ -161,11 +161,9 @@ uint16_t float_to_bfloat16_bits(float exact) {
   return static_cast<uint16_t>(bits >> 16);
 }
 
-void store(const TypeInfo &t, void *dst, size_t i, Real x, cnrtRoundingMode_t mode) {
-  const Real r = t.kind == Kind::floating ? round_to_format(x, t.format, mode)
-                 : t.kind == Kind::boolean ? x
-                                           : round_integral(x, mode);
-  switch (t.type) {  // r is representable in the destination, or saturates
+// Stores r, a value of the destination type (or one to saturate) as it is.
+void store_exact(const TypeInfo &t, void *dst, size_t i, Real r) {
+  switch (t.type) {
     case cnrtDouble: return store_as<double>(dst, i, static_cast<double>(r));
     case cnrtFloat: return store_as<float>(dst, i, static_cast<float>(r));
     case cnrtHalf: return store_as<_Float16>(dst, i, static_cast<_Float16>(r));
@@ -184,8 +182,25 @@ void store(const TypeInfo &t, void *dst, size_t i, Real x, cnrtRoundingMode_t mo
   }
 }
 
+void store(const TypeInfo &t, void *dst, size_t i, Real x, cnrtRoundingMode_t mode) {
+  const Real r = t.kind == Kind::floating ? round_to_format(x, t.format, mode)
+                 : t.kind == Kind::boolean ? x
+                                           : round_integral(x, mode);
+  store_exact(t, dst, i, r);
+}
+
 bool is_integer(const TypeInfo &t) {
   return t.kind == Kind::signed_int || t.kind == Kind::unsigned_int;
+}
+
+// True when every value of `from` is a value of the floating type `to` (half
+// or bfloat16 to float, float to double, int16 to float, ...): no rounding.
+bool widens_exactly(const TypeInfo &from, const TypeInfo &to) {
+  if (to.kind != Kind::floating) return false;
+  if (from.kind != Kind::floating) return static_cast<int>(from.bytes * 8) <= to.format.digits;
+  const FloatFormat &a = from.format, &b = to.format;
+  return a.digits <= b.digits && a.max_exp <= b.max_exp &&
+         a.min_exp - a.digits >= b.min_exp - b.digits;  // smallest subnormals
 }
 
 // With a quantization parameter one side must be floating, the other an integer.
@@ -271,7 +286,12 @@ cnrtRet_t cnrtCastDataType_V2(void *src, cnrtDataType_V2_t srcDataType, void *ds
       return note_error(cnrtErrorArgsInvalid);
     }
   }
-  for (size_t i = 0; i < static_cast<size_t>(count); ++i) {
+  const size_t n = static_cast<size_t>(count);
+  if (q == nullptr && widens_exactly(*from, *to)) {
+    for (size_t i = 0; i < n; ++i) store_exact(*to, dst, i, load(*from, src, i));
+    return cnrtSuccess;
+  }
+  for (size_t i = 0; i < n; ++i) {
     Real x = load(*from, src, i);
     if (q != nullptr) x = is_integer(*to) ? quantize(x, *q) : dequantize(x, *q);
     store(*to, dst, i, x, roundingMode);
