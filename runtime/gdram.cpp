@@ -217,6 +217,38 @@ bool gdram_contains(const void *p, size_t bytes) {
   return r != nullptr && bytes <= r->end - addr;
 }
 
+bool gdram_find_live(const void *p, GdramRange *range) {
+  Table &t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  const GdramRange *r = find_in(t.live, reinterpret_cast<uintptr_t>(p));
+  if (r != nullptr) *range = *r;
+  return r != nullptr;
+}
+
+size_t gdram_live_bytes() {
+  Table &t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  return t.live_bytes;
+}
+
+cnrtRet_t gdram_free_all() {
+  std::vector<void *> starts;
+  {
+    Table &t = table();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    for (const auto &[begin, a] : t.live) {
+      if (leased(t, a.range)) {
+        log::runtime().error("cnrtDeviceReset: allocation #{} is in use by a running launch",
+                             a.range.id);
+        return cnrtErrorIllegalState;
+      }
+      starts.push_back(reinterpret_cast<void *>(begin));
+    }
+  }
+  for (void *p : starts) gdram_free(p);  // one at a time, each under the table's lock
+  return cnrtSuccess;
+}
+
 std::string gdram_describe(const GdramSnapshot &s, const void *p) {
   const GdramRange *r = gdram_find(s, p, 0);
   auto addr = reinterpret_cast<uintptr_t>(p);

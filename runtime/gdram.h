@@ -38,6 +38,13 @@ class GdramLease {
 
 // True when [p, p+bytes) lies inside one live allocation.
 bool gdram_contains(const void *p, size_t bytes);
+// The live allocation holding p, if any (pointer attributes).
+bool gdram_find_live(const void *p, GdramRange *range);
+// Bytes held by live allocations.
+size_t gdram_live_bytes();
+// Frees every live allocation (a device reset); cnrtErrorIllegalState, freeing
+// nothing, while a running launch holds any of them.
+cnrtRet_t gdram_free_all();
 
 // Guarded allocations (the default; MLUSIM_GDRAM_GUARD=0 turns it off): each
 // in its own mapping that ends on an inaccessible guard, quarantined when freed.

@@ -65,6 +65,7 @@ int union_clusters(cnrtFunctionType_t type) {
     case cnrtFuncTypeUnion4: return 4;
     case cnrtFuncTypeUnion8: return 8;
     case cnrtFuncTypeUnion16: return 16;
+    case cnrtFuncTypeMutable: break;  // CNRT names it; no launch takes it
   }
   return -1;
 }

@@ -253,7 +253,7 @@ TEST(Cnrt6, DeviceAttributesComeFromTheSimulatedDevice) {
   int value = 0;
   EXPECT_EQ(cnrtDeviceGetAttribute(&value, cnrtAttrClusterCount, 1), cnrtErrorNoDevice);
   EXPECT_EQ(cnrtDeviceGetAttribute(nullptr, cnrtAttrClusterCount, 0), cnrtErrorArgsInvalid);
-  EXPECT_EQ(cnrtDeviceGetAttribute(&value, cnrtAttrMaxL2CacheSize, 0), cnrtErrorNotSupport);
+  EXPECT_EQ(cnrtDeviceGetAttribute(&value, cnrtAttrEccEnable, 0), cnrtErrorNotSupport);
   cnrtGetLastError();
 }
 
