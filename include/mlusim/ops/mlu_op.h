@@ -1,5 +1,9 @@
-/* mlu_op.h: the mlu-ops host API as simulated by mlusim. Handle, tensor
- * descriptors and operator entry points keep Cambricon's names and signatures. */
+/* mlu_op.h of mlusim's own operators (libmlusim_ops, CMake target mlusim::ops):
+ * handle, tensor descriptors and operator entry points with Cambricon's mlu-ops
+ * names and signatures, run on the simulated device. It lives apart from
+ * Cambricon's mlu_op.h (whose handle layouts differ): a program links
+ * mlusim::ops, whose include directory makes #include "mlu_op.h" find this file,
+ * or Cambricon's libmluops with its own header, never both. */
 #ifndef MLUSIM_MLU_OP_H_
 #define MLUSIM_MLU_OP_H_
 
