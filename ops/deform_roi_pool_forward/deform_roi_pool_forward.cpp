@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -172,16 +171,12 @@ mluOpStatus_t deform_roi_pool_forward(
                      "an input row ({} bytes) or offset plane ({} bytes) exceeds 2^31 - 1 bytes",
                      row_bytes, plane_bytes);
 
-  if (mluop::element_count(in) != 0) MLUOP_CHECK_DEVICE_PTR(kApi, input, mluop::byte_count(in));
-  MLUOP_CHECK_DEVICE_PTR(kApi, rois, mluop::byte_count(*rois_desc));
-  if (offset_desc != nullptr) MLUOP_CHECK_DEVICE_PTR(kApi, offset, mluop::byte_count(*offset_desc));
-  MLUOP_CHECK_DEVICE_PTR(kApi, output, mluop::byte_count(out));
-  const size_t offset_bytes = offset_desc != nullptr ? mluop::byte_count(*offset_desc) : 0;
-  for (auto [name, p, bytes] : {std::tuple{"input", input, mluop::byte_count(in)},
-                                {"rois", rois, mluop::byte_count(*rois_desc)},
-                                {"offset", offset, offset_bytes}})
-    MLUOP_CHECK(kApi, !mluop::overlap(p, bytes, output, mluop::byte_count(out)),
-                "{} and output overlap: in-place is not supported", name);
+  // An empty map's input (H or W 0) and an absent offset have no bytes: never read.
+  const mluOpStatus_t pointers = mluop::check_device_tensors(
+      kApi,
+      {{"input", input, input_desc}, {"rois", rois, rois_desc}, {"offset", offset, offset_desc}},
+      {{"output", output, output_desc}});
+  if (pointers != MLUOP_STATUS_SUCCESS) return pointers;
 
   const double io = mluop::theory_io_bytes({&in, rois_desc, offset_desc, &out});
   const double ops = theory_ops(*rois_desc, rois, pooled_height, pooled_width, spatial_scale,

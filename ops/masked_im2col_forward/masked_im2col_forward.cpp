@@ -198,19 +198,14 @@ mluOpStatus_t mluOpMaskedIm2colForward(
   MLUOP_CHECK(api, workspace_size >= needed,
               "workspace_size = {} is less than the {} bytes the query asks for", workspace_size,
               needed);
-  const size_t feature_bytes = byte_count(feature_t), data_col_bytes = byte_count(*data_col_desc);
-  const size_t mask_bytes = byte_count(*mask_h_idx_desc);
-  MLUOP_CHECK_DEVICE_PTR(api, feature, feature_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, mask_h_idx, mask_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, mask_w_idx, mask_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, workspace, needed);
-  MLUOP_CHECK_DEVICE_PTR(api, data_col, data_col_bytes);
-  MLUOP_CHECK(api,
-              !overlap(data_col, data_col_bytes, feature, feature_bytes) &&
-                  !overlap(data_col, data_col_bytes, workspace, needed) &&
-                  !overlap(workspace, needed, feature, feature_bytes),
-              "data_col {}, feature {} and workspace {} overlap (no in-place)", data_col, feature,
-              workspace);
+  // The workspace is written (steps 1 and 2): an output as data_col is.
+  status = check_device_tensors(api,
+                                {{"feature", feature, feature_desc},
+                                 {"mask_h_idx", mask_h_idx, mask_h_idx_desc},
+                                 {"mask_w_idx", mask_w_idx, mask_w_idx_desc}},
+                                {{"workspace", workspace, needed},
+                                 {"data_col", data_col, data_col_desc}});
+  if (status != MLUOP_STATUS_SUCCESS) return status;
   mlusim::log::op().debug("{}: feature {}, {} masks, kernel {}x{}, pad ({}, {}), data_col {}", api,
                           shape_string(feature_t), problem.mask_cnt, kernel_h, kernel_w, pad_h,
                           pad_w, shape_string(*data_col_desc));

@@ -66,11 +66,10 @@ mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type
   // Zero elements: nothing to do (N, H or W is 0, so both tensors are empty).
   if (mluop::element_count(*in_desc) == 0) return MLUOP_STATUS_SUCCESS;
 
-  const size_t in_bytes = mluop::byte_count(*in_desc), out_bytes = mluop::byte_count(*out_desc);
-  MLUOP_CHECK_DEVICE_PTR(api, input, in_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, output, out_bytes);
-  MLUOP_CHECK(api, !mluop::overlap(input, in_bytes, output, out_bytes),
-              "{} and {} overlap: in-place is not supported", d.in, d.out);
+  if (mluOpStatus_t st =
+          mluop::check_device_tensors(api, {{d.in, input, in_desc}}, {{d.out, output, out_desc}});
+      st != MLUOP_STATUS_SUCCESS)
+    return st;
 
   const psamask::Shape shape = psamask::make_shape(in_desc->dim(0), in_desc->dim(1),
                                                    in_desc->dim(2), h_mask, w_mask, psa_type);

@@ -120,19 +120,11 @@ mluOpStatus_t mluOpThreeInterpolateBackward(
               mluop::shape_string(*grad_output_desc));
   if (mluop::element_count(*grad_features_desc) == 0) return MLUOP_STATUS_SUCCESS;
 
-  const size_t grad_output_bytes = mluop::byte_count(*grad_output_desc);
-  const size_t indices_bytes = mluop::byte_count(*indices_desc);
-  const size_t weights_bytes = mluop::byte_count(*weights_desc);
-  const size_t grad_features_bytes = mluop::byte_count(*grad_features_desc);
-  MLUOP_CHECK_DEVICE_PTR(kApi, grad_output, grad_output_bytes);
-  MLUOP_CHECK_DEVICE_PTR(kApi, indices, indices_bytes);
-  MLUOP_CHECK_DEVICE_PTR(kApi, weights, weights_bytes);
-  MLUOP_CHECK_DEVICE_PTR(kApi, grad_features, grad_features_bytes);
-  for (auto [name, p, bytes] : {std::tuple{"grad_output", grad_output, grad_output_bytes},
-                                {"indices", indices, indices_bytes},
-                                {"weights", weights, weights_bytes}})
-    MLUOP_CHECK(kApi, !mluop::overlap(p, bytes, grad_features, grad_features_bytes),
-                "{} and grad_features overlap: in-place is not supported", name);
+  const mluOpStatus_t pointers = mluop::check_device_tensors(
+      kApi, {{"grad_output", grad_output, grad_output_desc}, {"indices", indices, indices_desc},
+             {"weights", weights, weights_desc}},
+      {{"grad_features", grad_features, grad_features_desc}});
+  if (pointers != MLUOP_STATUS_SUCCESS) return pointers;
 
   const tib::Shape shape{grad_output_desc->dim(0), grad_output_desc->dim(1),
                          grad_output_desc->dim(2), grad_features_desc->dim(2)};
