@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "ops/psamask/psamask_kernel.h"
-#include "tests/psamask/psamask_test_util.h"
+#include "tests/psamask/psamask_test.h"
 
-namespace psamask_test {
+namespace mluop::psamask::test {
 namespace {
 
 // The doc's figure: H = W = 2, a 3 x 3 mask, so every point's window covers
@@ -25,8 +25,8 @@ TEST(PsamaskExample, DocFigureByHand) {
   const std::vector<float> collect = {4, 5, 7, 8, 13, 14, 16, 17, 21, 22, 24, 25, 30, 31, 33, 34};
   const std::vector<float> distribute = {4, 13, 21, 30, 5, 14, 22, 31,
                                          7, 16, 24, 33, 8, 17, 25, 34};
-  EXPECT_EQ(run(handle, false, 0, d, x).out, collect);
-  EXPECT_EQ(run(handle, false, 1, d, x).out, distribute);
+  EXPECT_EQ(run(handle, {false, 0, d, x}).out, collect);
+  EXPECT_EQ(run(handle, {false, 1, d, x}).out, distribute);
   // Backward sends each value back to its cell; the cells no window uses are 0.
   std::vector<float> dx(36, 0.0f);
   for (int p = 0; p < 4; ++p) {
@@ -34,16 +34,16 @@ TEST(PsamaskExample, DocFigureByHand) {
     for (int i = 1 - h; i < 3 - h; ++i)
       for (int j = 1 - w; j < 3 - w; ++j) dx[p * 9 + i * 3 + j] = x[p * 9 + i * 3 + j];
   }
-  EXPECT_EQ(run(handle, true, 0, d, collect).out, dx);
-  EXPECT_EQ(run(handle, true, 1, d, distribute).out, dx);
+  EXPECT_EQ(run(handle, {true, 0, d, collect}).out, dx);
+  EXPECT_EQ(run(handle, {true, 1, d, distribute}).out, dx);
 }
 
 // The reference itself on a case small enough to write down: one row, a 1 x 3 mask.
 TEST(PsamaskExample, ReferenceOneRow) {
   const Dims d{1, 1, 2, 1, 3};
   const std::vector<float> x = {1, 2, 3, 4, 5, 6};
-  EXPECT_EQ(psamask_reference::forward(0, x, d), (std::vector<float>{2, 3, 4, 5}));
-  EXPECT_EQ(psamask_reference::forward(1, x, d), (std::vector<float>{2, 4, 3, 5}));
+  EXPECT_EQ(reference::psamask_forward(0, x, d), (std::vector<float>{2, 3, 4, 5}));
+  EXPECT_EQ(reference::psamask_forward(1, x, d), (std::vector<float>{2, 4, 3, 5}));
 }
 
 TEST(PsamaskAccuracy, RandomShapes) {
@@ -61,7 +61,7 @@ TEST(PsamaskAccuracy, RandomShapes) {
 // larger than the feature map.
 TEST(PsamaskAccuracy, GeneratedShapes) {
   Handle handle;
-  mlusim::harness::Random random(2024);
+  Random random(2024);
   for (int i = 0; i < 12; ++i) {
     const Dims d{random.integer(1, 12), random.integer(1, 12), random.integer(1, 12),
                  random.integer(1, 25), random.integer(1, 25)};
@@ -72,7 +72,7 @@ TEST(PsamaskAccuracy, GeneratedShapes) {
 // The repo's PSF case_0 ([123, 3, 12, 638], 29 x 22 mask), both modes.
 TEST(PsamaskAccuracy, SeedNetworkCase) {
   Handle handle;
-  expect_exact_all(handle, Dims{123, 3, 12, 29, 22}, 7);
+  expect_exact_all(handle, cases::kPsfCase0, 7);
 }
 
 TEST(PsamaskAccuracy, OtherDevices) {
@@ -83,7 +83,7 @@ TEST(PsamaskAccuracy, OtherDevices) {
       mlusimGetPreset(i, &spec);
       if (std::string(spec.name) == name) break;
     }
-    DeviceScope device(spec);
+    ScopedDevice device(spec);
     Handle handle;
     expect_exact_all(handle, Dims{3, 17, 9, 9, 13}, 11);
     expect_exact_all(handle, Dims{1, 2, 40, 3, 7}, 15);
@@ -98,26 +98,26 @@ struct Tiling {
   std::set<std::string> seen;
 };
 
-void note_tiling(const psamask::Shape &s, Tiling &t) {
+void note_tiling(const Shape &s, Tiling &t) {
   mlusimDeviceSpec_t spec{};
   mlusimGetDeviceSpec(&spec);
   const int64_t nram = static_cast<int64_t>((spec.nram_bytes - spec.stack_reserve_bytes) / 4);
   const std::string type = s.type == 0 ? " COLLECT" : " DISTRIBUTE";
   const char *axes[] = {"N", "H", "W"};
-  const int clusters = psamask::clusters_needed(s, spec.clusters);
-  const psamask::Box all = psamask::whole(s);
-  const int cluster_axis = psamask::split_axis(all, clusters);
+  const int clusters = clusters_needed(s, spec.clusters);
+  const Box all = whole(s);
+  const int cluster_axis = split_axis(all, clusters);
   t.seen.insert(std::string("cluster split ") + axes[cluster_axis]);
   if (all.axis(cluster_axis).size < spec.clusters) t.seen.insert("cluster split: fewer than clusters");
   for (int cl = 0; cl < clusters; ++cl) {
-    const psamask::Box cb = psamask::part_of(all, clusters, cl);
-    const int core_axis = psamask::split_axis(cb, spec.cores_per_cluster);
+    const Box cb = part_of(all, clusters, cl);
+    const int core_axis = split_axis(cb, spec.cores_per_cluster);
     t.seen.insert(std::string("core split ") + axes[core_axis]);
     if (cb.axis(core_axis).size < spec.cores_per_cluster) t.seen.insert("core split: idle cores");
     for (int core = 0; core < spec.cores_per_cluster; ++core) {
-      const psamask::Box b = psamask::part_of(cb, spec.cores_per_cluster, core);
+      const Box b = part_of(cb, spec.cores_per_cluster, core);
       if (b.points() == 0) continue;
-      const psamask::Limits lim = psamask::find_limit<float>(s, b, nram);
+      const Limits lim = find_limit<float>(s, b, nram);
       if (lim.n < b.n.size) t.seen.insert("segments over n" + type);
       if (lim.h < b.h.size) t.seen.insert("segments over h" + type);
       if (lim.w < b.w.size) t.seen.insert("segments over w" + type);
@@ -150,12 +150,10 @@ TEST(PsamaskTiling, EveryBranchMatchesReference) {
   Tiling tiling;
   uint32_t seed = 300;
   for (const Case &c : cases) {
-    DeviceScope device(small_device(c.clusters, c.nram_kb));
+    ScopedDevice device(small_device(c.clusters, c.nram_kb));
     Handle handle;
     for (int type : {0, 1}) {
-      note_tiling(psamask::make_shape(c.d.num, c.d.h_feature, c.d.w_feature, c.d.h_mask,
-                                      c.d.w_mask, type),
-                  tiling);
+      note_tiling(shape_of(c.d, type), tiling);
     }
     expect_exact_all(handle, c.d, seed += 4);
   }
@@ -169,4 +167,4 @@ TEST(PsamaskTiling, EveryBranchMatchesReference) {
 }
 
 }  // namespace
-}  // namespace psamask_test
+}  // namespace mluop::psamask::test

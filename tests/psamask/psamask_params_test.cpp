@@ -11,9 +11,9 @@
 
 #include "runtime/logging.h"
 #include "tests/common/op_log_capture.h"
-#include "tests/psamask/psamask_test_util.h"
+#include "tests/psamask/psamask_test.h"
 
-namespace psamask_test {
+namespace mluop::psamask::test {
 namespace {
 
 // One call with every argument spelled out; by default a valid forward
@@ -251,7 +251,7 @@ TEST_P(PsamaskParams, PointTooLargeForNram) {
 // DISTRIBUTE needs two transposable feature tiles of 16 points: on 16 KB of
 // NRAM a 12 x 12 feature map is too much for it but not for COLLECT.
 TEST_P(PsamaskParams, DistributeNeedsMoreNramThanCollect) {
-  DeviceScope device(small_device(2, 16));
+  ScopedDevice device(small_device(2, 16));
   Call c = call();
   mask_dims(c) = {1, 12, 12, 9};
   feature_dims(c) = {1, 12, 12, 144};
@@ -267,4 +267,4 @@ INSTANTIATE_TEST_SUITE_P(Psamask, PsamaskParams, ::testing::Bool(),
                          });
 
 }  // namespace
-}  // namespace psamask_test
+}  // namespace mluop::psamask::test
