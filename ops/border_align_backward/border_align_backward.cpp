@@ -3,6 +3,7 @@
 #include "ops/border_align_backward/border_align_backward_kernel.h"
 #include "ops/common/host.h"
 
+namespace mluop::border_align_backward {
 namespace {
 
 constexpr const char *kApi = "mluOpBorderAlignBackward";
@@ -101,16 +102,11 @@ cnrtRet_t launch(cnrtQueue_t queue, const void *grad_output, const void *boxes,
                            grad_input_t.dim(3) / 4, K, static_cast<T *>(grad_input));
 }
 
-}  // namespace
-
-mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
-                                       const mluOpTensorDescriptor_t grad_output_desc,
-                                       const void *grad_output,
-                                       const mluOpTensorDescriptor_t boxes_desc, const void *boxes,
-                                       const mluOpTensorDescriptor_t argmax_idx_desc,
-                                       const void *argmax_idx, const int32_t pool_size,
-                                       const mluOpTensorDescriptor_t grad_input_desc,
-                                       void *grad_input) {
+mluOpStatus_t run(mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
+                  const void *grad_output, const mluOpTensorDescriptor_t boxes_desc,
+                  const void *boxes, const mluOpTensorDescriptor_t argmax_idx_desc,
+                  const void *argmax_idx, const int32_t pool_size,
+                  const mluOpTensorDescriptor_t grad_input_desc, void *grad_input) {
   const char *api = kApi;
   const mluOpStatus_t status = check_params(handle, grad_output_desc, boxes_desc,
                                             argmax_idx_desc, pool_size, grad_input_desc);
@@ -134,4 +130,20 @@ mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
                               handle->queue, grad_output, boxes, argmax_idx, pool_size,
                               *grad_input_desc, K, grad_input));
   return MLUOP_STATUS_SUCCESS;
+}
+
+}  // namespace
+}  // namespace mluop::border_align_backward
+
+mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
+                                       const mluOpTensorDescriptor_t grad_output_desc,
+                                       const void *grad_output,
+                                       const mluOpTensorDescriptor_t boxes_desc, const void *boxes,
+                                       const mluOpTensorDescriptor_t argmax_idx_desc,
+                                       const void *argmax_idx, const int32_t pool_size,
+                                       const mluOpTensorDescriptor_t grad_input_desc,
+                                       void *grad_input) {
+  return mluop::border_align_backward::run(handle, grad_output_desc, grad_output, boxes_desc,
+                                           boxes, argmax_idx_desc, argmax_idx, pool_size,
+                                           grad_input_desc, grad_input);
 }

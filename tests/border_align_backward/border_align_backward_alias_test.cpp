@@ -9,6 +9,7 @@
 #include "harness/harness.h"
 #include "tests/common/op_log_capture.h"
 
+namespace mluop::border_align_backward::test {
 namespace {
 
 using mlusim::harness::DeviceBuffer;
@@ -70,3 +71,4 @@ TEST_F(BorderAlignBackwardAliasing, GradInputOverlappingAnInputIsRefused) {
 }
 
 }  // namespace
+}  // namespace mluop::border_align_backward::test

@@ -15,6 +15,7 @@
 #include "harness/harness.h"
 #include "tests/common/op_log_capture.h"
 
+namespace mluop::border_align_backward::test {
 namespace {
 
 using mlusim::harness::DeviceBuffer;
@@ -191,3 +192,4 @@ TEST_F(BorderAlignBackwardParams, ZeroElementsIsBadParam) {
 }
 
 }  // namespace
+}  // namespace mluop::border_align_backward::test

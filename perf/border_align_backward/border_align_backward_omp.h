@@ -8,7 +8,7 @@
 
 #include "ops/border_align_backward/border_align_backward_reference.h"
 
-namespace border_align_backward::plain {
+namespace mluop::border_align_backward::omp {
 
 inline void border_align_backward(const reference::Shape &s, const float *grad_output,
                                   const float *boxes, const int32_t *argmax_idx,
@@ -56,4 +56,4 @@ inline void border_align_backward(const reference::Shape &s, const float *grad_o
   }
 }
 
-}  // namespace border_align_backward::plain
+}  // namespace mluop::border_align_backward::omp
