@@ -13,8 +13,8 @@
 namespace mluop::border_align_backward::test {
 namespace {
 
-using Float = mlusim::harness::FloatTag;
-using Half = mlusim::harness::HalfTag;
+using Float = FloatTag;
+using Half = HalfTag;
 template <typename Tag>
 class BorderAlignBackward : public ::testing::Test {};
 struct DtypeNames {

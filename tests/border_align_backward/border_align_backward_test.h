@@ -10,22 +10,23 @@
 #include "harness/border_align_backward.h"
 #include "harness/harness.h"
 #include "ops/border_align_backward/border_align_backward_cases.h"
+#include "tests/common/op_log_capture.h"
 
 namespace mluop::border_align_backward::test {
 
+using namespace mlusim::harness;  // Handle, TensorDesc, DeviceBuffer, compare, ...
 using cases::device_values;
 using cases::Problem;
 using cases::random_problem;
 using cases::Shape;
 using cases::threshold;
 using harness::DeviceProblem;
-using mlusim::harness::dtype_of;
-using mlusim::harness::Handle;
+using mlusim::testing::OpLogCapture;
 
 // mlu-ops' diff1 and diff2 within the bar for T.
 template <typename T>
 void expect_close(const std::vector<double> &got, const std::vector<double> &want) {
-  const auto d = mlusim::harness::compare(got, want, mlusim::harness::diff3_eps(dtype_of<T>()));
+  const auto d = compare(got, want, diff3_eps(dtype_of<T>()));
   EXPECT_LE(d.diff1, threshold(dtype_of<T>()));
   EXPECT_LE(d.diff2, threshold(dtype_of<T>()));
 }

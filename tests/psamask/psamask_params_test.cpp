@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "runtime/logging.h"
-#include "tests/common/op_log_capture.h"
 #include "tests/psamask/psamask_test.h"
 
 namespace mluop::psamask::test {
@@ -69,7 +68,7 @@ Result invoke(const Call &c) {
   mluOpHandle_t h = c.null_handle ? nullptr : static_cast<mluOpHandle_t>(handle);
   mluOpTensorDescriptor_t id = c.null_in_desc ? nullptr : static_cast<mluOpTensorDescriptor_t>(in_desc);
   mluOpTensorDescriptor_t od = c.null_out_desc ? nullptr : static_cast<mluOpTensorDescriptor_t>(out_desc);
-  mlusim::testing::OpLogCapture capture;
+  OpLogCapture capture;
   const mluOpStatus_t status =
       c.backward ? mluOpPsamaskBackward(h, c.psa_type, id, in_ptr, c.h_mask, c.w_mask, od, out_ptr)
                  : mluOpPsamaskForward(h, c.psa_type, id, in_ptr, c.h_mask, c.w_mask, od, out_ptr);

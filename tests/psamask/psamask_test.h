@@ -10,16 +10,15 @@
 #include "harness/psamask.h"
 #include "ops/psamask/psamask_cases.h"
 #include "ops/psamask/psamask_kernel.h"
+#include "tests/common/op_log_capture.h"
 
 namespace mluop::psamask::test {
 
+using namespace mlusim::harness;  // Handle, TensorDesc, DeviceBuffer, compare, ...
 using cases::Dims;
 using cases::Problem;
 using harness::DeviceProblem;
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
-using mlusim::harness::ScopedDevice;
-using mlusim::harness::TensorDesc;
+using mlusim::testing::OpLogCapture;
 
 struct Outcome {
   mluOpStatus_t status;
@@ -40,9 +39,8 @@ inline void expect_exact(const Handle &handle, bool backward, int psa_type, cons
   SCOPED_TRACE(p.name());
   const Outcome got = run(handle, p);
   ASSERT_EQ(got.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
-  const auto diffs = mlusim::harness::compare(mlusim::harness::to_double(got.out),
-                                              mlusim::harness::to_double(p.expected()),
-                                              mlusim::harness::diff3_eps(MLUOP_DTYPE_FLOAT));
+  const auto diffs = compare(to_double(got.out), to_double(p.expected()),
+                             diff3_eps(MLUOP_DTYPE_FLOAT));
   EXPECT_EQ(diffs.diff3, 0.0) << "diff1 " << diffs.diff1 << " diff2 " << diffs.diff2;
 }
 

@@ -29,7 +29,7 @@ mlusim::demo::Row run_case(const cases::Shape &s) {
   return row;
 }
 
-std::vector<mlusim::demo::Row> run() {
+std::vector<mlusim::demo::Row> demo_rows() {
   const cases::Shape &network_case = cases::kNetworkCases[0];
   return {run_case<float>(network_case), run_case<_Float16>(network_case)};
 }
@@ -37,4 +37,4 @@ std::vector<mlusim::demo::Row> run() {
 }  // namespace
 }  // namespace mluop::border_align_backward
 
-MLUSIM_DEMO(border_align_backward, mluop::border_align_backward::run);
+MLUSIM_DEMO(border_align_backward, mluop::border_align_backward::demo_rows);

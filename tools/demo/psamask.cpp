@@ -36,7 +36,7 @@ mlusim::demo::Row run_case(const cases::Problem &p) {
   return row;
 }
 
-std::vector<mlusim::demo::Row> run() {
+std::vector<mlusim::demo::Row> demo_rows() {
   std::vector<mlusim::demo::Row> rows;
   uint32_t seed = 66;
   for (bool backward : {false, true})
@@ -49,4 +49,4 @@ std::vector<mlusim::demo::Row> run() {
 }  // namespace
 }  // namespace mluop::psamask
 
-MLUSIM_DEMO(psamask, mluop::psamask::run);
+MLUSIM_DEMO(psamask, mluop::psamask::demo_rows);

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-namespace drp_plain {
+namespace mluop::deform_roi_pool_forward::omp {
 
 template <typename T>
 void deform_roi_pool_forward(const T *input, const T *rois, const T *offset, T *output,
@@ -71,4 +71,4 @@ void deform_roi_pool_forward(const T *input, const T *rois, const T *offset, T *
   }
 }
 
-}  // namespace drp_plain
+}  // namespace mluop::deform_roi_pool_forward::omp

@@ -6,78 +6,47 @@
 
 #include <cmath>
 
-#include "tests/deform_roi_pool_forward/harness.h"
+#include "tests/deform_roi_pool_forward/deform_roi_pool_forward_test.h"
 
+namespace mluop::deform_roi_pool_forward::test {
 namespace {
-
-using drp_testing::DeformRoiPoolPipeline;
-using drp_testing::Problem;
-using mlusim::harness::compare;
-using mlusim::harness::diff3_eps;
-using mlusim::harness::Random;
-
-void expect_matches_reference(const Problem &p) {
-  SCOPED_TRACE(p.name());
-  const auto run = drp_testing::run(p);
-  ASSERT_EQ(run.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
-  const auto d = compare(run.output, drp_testing::reference(p), diff3_eps(p.dtype));
-  EXPECT_LE(d.diff1, drp_testing::threshold(p.dtype));
-  EXPECT_LE(d.diff2, drp_testing::threshold(p.dtype));
-}
-
-struct Shape {
-  int batches, height, width, channels, num_rois, pooled_height, pooled_width;
-  float spatial_scale;
-  int sampling_ratio;
-  float gamma;
-  bool with_offset;
-  float min_side, max_side, margin;  // roi boxes in image pixels (see random_rois)
-};
-
-Problem make(mluOpDataType_t dtype, const Shape &s, uint32_t seed) {
-  Problem p;
-  p.dtype = dtype;
-  p.batches = s.batches, p.height = s.height, p.width = s.width, p.channels = s.channels;
-  p.num_rois = s.num_rois, p.pooled_height = s.pooled_height, p.pooled_width = s.pooled_width;
-  p.spatial_scale = s.spatial_scale, p.sampling_ratio = s.sampling_ratio, p.gamma = s.gamma;
-  p.with_offset = s.with_offset;
-  Random rng(seed);
-  drp_testing::fill_random(p, rng, -1.0f, 1.0f, s.min_side, s.max_side, s.margin);
-  return p;
-}
 
 class DeformRoiPoolForwardAccuracy : public ::testing::TestWithParam<mluOpDataType_t> {};
 
 // Channels that fit in one pass: a tail (37, 100: padded slices, one copy per
 // corner row) and whole aligned vectors (64, 256: one copy per sample).
 TEST_P(DeformRoiPoolForwardAccuracy, ChannelsInOnePass) {
-  const Shape shapes[] = {
+  const RandomShape shapes[] = {
       {2, 13, 17, 37, 9, 3, 4, 0.5f, 0, 0.1f, true, 4, 30, 0},
       {1, 20, 24, 64, 6, 7, 7, 0.25f, 2, 0.7f, false, 16, 90, 0},
       {2, 11, 9, 100, 5, 2, 5, 1.0f, 3, 1.5f, true, 2, 14, 0},
       {2, 25, 38, 256, 3, 7, 7, 0.125f, 0, 0.1f, true, 64, 300, 0},
   };
   uint32_t seed = 1;
-  for (const Shape &s : shapes) expect_matches_reference(make(GetParam(), s, seed++));
+  for (const RandomShape &s : shapes)
+    expect_matches_reference(cases::random_problem(GetParam(), s, seed++));
 }
 
 // Channels beyond 8 * channels + channels_align of NRAM: several passes, the
 // last one a padded remainder (MLU370: 18176 float / 36352 half per pass).
 TEST_P(DeformRoiPoolForwardAccuracy, ChannelSplit) {
   const int channels = GetParam() == MLUOP_DTYPE_HALF ? 36352 + 45 : 18176 * 2 + 3;
-  expect_matches_reference(make(GetParam(), {1, 4, 5, channels, 2, 2, 2, 0.5f, 0, 0.3f, true, 2, 9, 0}, 7));
-  expect_matches_reference(make(GetParam(), {2, 3, 3, channels, 1, 1, 2, 1.0f, 2, 1.0f, false, 1, 4, 1}, 8));
+  expect_matches_reference(cases::random_problem(
+      GetParam(), {1, 4, 5, channels, 2, 2, 2, 0.5f, 0, 0.3f, true, 2, 9, 0}, 7));
+  expect_matches_reference(cases::random_problem(
+      GetParam(), {2, 3, 3, channels, 1, 1, 2, 1.0f, 2, 1.0f, false, 1, 4, 1}, 8));
 }
 
 // Rois sticking out of the map or wholly outside it (zeros by mmcv's border
 // rule), large offsets with gamma > 1, and spatial_scale < 1.
 TEST_P(DeformRoiPoolForwardAccuracy, RoisOffTheMap) {
-  const Shape shapes[] = {
+  const RandomShape shapes[] = {
       {2, 10, 12, 48, 40, 4, 3, 0.25f, 0, 2.0f, true, 8, 80, 60},
       {1, 9, 7, 33, 30, 3, 3, 0.5f, 2, 1.0f, false, 2, 40, 30},
   };
   uint32_t seed = 20;
-  for (const Shape &s : shapes) expect_matches_reference(make(GetParam(), s, seed++));
+  for (const RandomShape &s : shapes)
+    expect_matches_reference(cases::random_problem(GetParam(), s, seed++));
 }
 
 // Random shapes: every parameter drawn, including 1x1 maps, 1 channel and
@@ -86,7 +55,7 @@ TEST_P(DeformRoiPoolForwardAccuracy, RandomShapes) {
   Random rng(GetParam() == MLUOP_DTYPE_HALF ? 101 : 202);
   const float scales[] = {1.0f, 0.5f, 0.25f, 0.125f, 0.0625f};
   for (int i = 0; i < 8; ++i) {
-    Shape s;
+    RandomShape s;
     s.batches = rng.integer(1, 3);
     s.height = rng.integer(1, 24);
     s.width = rng.integer(1, 24);
@@ -101,7 +70,7 @@ TEST_P(DeformRoiPoolForwardAccuracy, RandomShapes) {
     s.min_side = 1 / s.spatial_scale;
     s.max_side = 30 / s.spatial_scale;
     s.margin = i % 3 == 0 ? 10 / s.spatial_scale : 0;
-    expect_matches_reference(make(GetParam(), s, 300 + i));
+    expect_matches_reference(cases::random_problem(GetParam(), s, 300 + i));
   }
 }
 
@@ -134,7 +103,7 @@ TEST(DeformRoiPoolForward, RepositoryCase0) {
 TEST(DeformRoiPoolForward, PolicyFollowsPointsAndDevice) {
   struct Expect {
     const char *device;
-    Shape shape;
+    RandomShape shape;
     int cores;
   };
   const Expect cases[] = {
@@ -147,12 +116,12 @@ TEST(DeformRoiPoolForward, PolicyFollowsPointsAndDevice) {
   ASSERT_EQ(mlusimGetDeviceSpec(&original), cnrtSuccess);
   for (const Expect &e : cases) {
     ASSERT_EQ(mlusimSetDevicePreset(e.device), cnrtSuccess);
-    const Problem p = make(MLUOP_DTYPE_FLOAT, e.shape, 9);
-    const auto run = drp_testing::run(p);
+    const Problem p = cases::random_problem(MLUOP_DTYPE_FLOAT, e.shape, 9);
+    const auto run = harness::run(p);
     ASSERT_EQ(run.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
     EXPECT_EQ(run.report.cores, e.cores) << e.device << " " << p.name();
-    const auto d = compare(run.output, drp_testing::reference(p), diff3_eps(p.dtype));
-    EXPECT_LE(d.diff1, drp_testing::threshold(p.dtype)) << e.device << " " << p.name();
+    const auto d = compare(run.output, p.expected(), diff3_eps(p.dtype));
+    EXPECT_LE(d.diff1, cases::threshold(p.dtype)) << e.device << " " << p.name();
   }
   ASSERT_EQ(mlusimSetDeviceSpec(&original), cnrtSuccess);
 }
@@ -161,9 +130,10 @@ TEST(DeformRoiPoolForward, PolicyFollowsPointsAndDevice) {
 // the next: lower simulated time than the serial variant, identical numbers.
 TEST(DeformRoiPoolForward, PingPongIsFasterThanSerialWithSameNumbers) {
   for (mluOpDataType_t dtype : {MLUOP_DTYPE_FLOAT, MLUOP_DTYPE_HALF}) {
-    const Problem p = make(dtype, {2, 50, 76, 128, 3, 7, 7, 0.0625f, 0, 0.1f, true, 300, 700, 0}, 5);
-    const auto ping_pong = drp_testing::run(p, DeformRoiPoolPipeline::kPingPong);
-    const auto serial = drp_testing::run(p, DeformRoiPoolPipeline::kSerial);
+    const Problem p = cases::random_problem(
+        dtype, {2, 50, 76, 128, 3, 7, 7, 0.0625f, 0, 0.1f, true, 300, 700, 0}, 5);
+    const auto ping_pong = harness::run(p, Pipeline::kPingPong);
+    const auto serial = harness::run(p, Pipeline::kSerial);
     ASSERT_EQ(ping_pong.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
     ASSERT_EQ(serial.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
       EXPECT_LT(ping_pong.report.device_time_us, 0.95 * serial.report.device_time_us);
@@ -172,3 +142,4 @@ TEST(DeformRoiPoolForward, PingPongIsFasterThanSerialWithSameNumbers) {
 }
 
 }  // namespace
+}  // namespace mluop::deform_roi_pool_forward::test

@@ -13,16 +13,10 @@
 
 
 #include "runtime/logging.h"
-#include "tests/common/op_log_capture.h"
-#include "tests/deform_roi_pool_forward/harness.h"
+#include "tests/deform_roi_pool_forward/deform_roi_pool_forward_test.h"
 
+namespace mluop::deform_roi_pool_forward::test {
 namespace {
-
-using drp_testing::Problem;
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
-using mlusim::harness::Random;
-using mlusim::harness::TensorDesc;
 
 
 constexpr int kB = 2, kH = 6, kW = 7, kC = 8, kR = 3, kPH = 2, kPW = 3;
@@ -42,7 +36,7 @@ class DeformRoiPoolForwardBadParam : public ::testing::Test {
   }
   // The call fails with `status` and one log line that contains every fragment.
   void expect_rejected(mluOpStatus_t status, std::vector<std::string> fragments) {
-    mlusim::testing::OpLogCapture log;
+    OpLogCapture log;
     EXPECT_EQ(call(), status);
     const auto lines = log.lines();
     ASSERT_EQ(lines.size(), 1u);
@@ -238,7 +232,8 @@ TEST_F(DeformRoiPoolForwardBadParam, Pointers) {
 // An empty feature map (H or W 0) runs normally (1.1): no sample is on the map,
 // every output is 0, and the input is never read (its pointer may be NULL).
 TEST(DeformRoiPoolForward, EmptyFeatureMapGivesZeros) {
-  for (const std::vector<int> dims : {std::vector<int>{2, 0, 5, 16}, std::vector<int>{2, 5, 0, 16}}) {
+  for (const std::vector<int> dims :
+       {std::vector<int>{2, 0, 5, 16}, std::vector<int>{2, 5, 0, 16}}) {
     Handle handle;
     TensorDesc in(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, dims);
     TensorDesc rois_d(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_FLOAT, {2, 5});
@@ -269,7 +264,7 @@ TEST(DeformRoiPoolForward, BatchIndexOutOfRangeGivesZerosAndNoStrayWrites) {
     p.input = rng.floats(p.input_count(), 0.5f, 1.5f);  // every pooled value of a read is > 0
     for (float b : batches) p.rois.insert(p.rois.end(), {b, 1, 1, 7, 6});
     p.offset = rng.floats(p.offset_count(), -0.2f, 0.2f);
-    drp_testing::round_for_dtype(p);
+    cases::round_for_dtype(p);
 
     const size_t guard = 64, n = p.output_count();
     auto check = [&](auto zero) {
@@ -295,7 +290,7 @@ TEST(DeformRoiPoolForward, BatchIndexOutOfRangeGivesZerosAndNoStrayWrites) {
         ASSERT_EQ(all[guard + n + i], sentinel) << "guard after output, element " << i;
       }
       const std::vector<double> got(all.begin() + guard, all.begin() + guard + n);
-      const auto want = drp_testing::reference(p);
+      const auto want = p.expected();
       const size_t per_roi = n / p.num_rois;
       for (int r = 0; r < p.num_rois; ++r) {
         const bool readable = r >= 4 && r <= 6;  // -0.5, 1.5 and 1
@@ -330,9 +325,9 @@ TEST(DeformRoiPoolForward, BoxesOffTheMap) {
   p.num_rois = 5;
   Random rng(3);
   p.input = rng.floats(p.input_count(), 0.5f, 1.5f);
-  const auto run = drp_testing::run(p);
+  const auto run = harness::run(p);
   ASSERT_EQ(run.status, MLUOP_STATUS_SUCCESS) << mlusimGetLastError();
-  const auto want = drp_testing::reference(p);
+  const auto want = p.expected();
   const size_t per_roi = 2 * 2 * 24;
   for (size_t i = 0; i < 2 * per_roi; ++i) ASSERT_EQ(run.output[i], 0.0) << i;
   for (size_t i = 2 * per_roi; i < run.output.size(); ++i) {
@@ -342,3 +337,4 @@ TEST(DeformRoiPoolForward, BoxesOffTheMap) {
 }
 
 }  // namespace
+}  // namespace mluop::deform_roi_pool_forward::test

@@ -6,15 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness.h"
-#include "tests/common/op_log_capture.h"
+#include "tests/deform_roi_pool_forward/deform_roi_pool_forward_test.h"
 
+namespace mluop::deform_roi_pool_forward::test {
 namespace {
-
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
-using mlusim::testing::OpLogCapture;
-using mlusim::harness::TensorDesc;
 
 constexpr int kB = 1, kH = 4, kW = 4, kC = 8, kR = 2, kPH = 2, kPW = 2;
 constexpr size_t kInput = kB * kH * kW * kC, kRois = kR * 5, kOffset = kR * 2 * kPH * kPW,
@@ -69,3 +64,4 @@ TEST_F(DeformRoiPoolForwardAliasing, OutputOverlappingAnInputIsRefused) {
 }
 
 }  // namespace
+}  // namespace mluop::deform_roi_pool_forward::test
