@@ -104,46 +104,52 @@ class Handle {
 
 // `count` elements of device memory between two guard bands of `guard`
 // elements, the whole allocation filled with a byte pattern first (0xFF: NaN in
-// half and float): a write outside the elements changes a guard band.
+// half and float) or with fill(value): a write outside the elements changes a
+// guard band, an element the operator misses keeps the fill.
 template <typename T>
 class GuardedBuffer {
  public:
   explicit GuardedBuffer(size_t count, uint8_t pattern = 0xFF, size_t guard = 256)
       : count_(count), guard_(guard), buffer_(count + 2 * guard) {
-    std::vector<T> all(buffer_.size());
-    std::memset(static_cast<void *>(all.data()), pattern, all.size() * sizeof(T));
-    set_all(all);
+    check_cnrt(cnrtMemset(buffer_.get(), pattern, buffer_.bytes()), "cnrtMemset");
+    std::memset(static_cast<void *>(&fill_), pattern, sizeof(T));
   }
   // Every element of the allocation, guard bands included, set to `value`.
-  void fill(T value) { set_all(std::vector<T>(buffer_.size(), value)); }
+  void fill(T value) {
+    buffer_.upload(std::vector<T>(buffer_.size(), value));
+    fill_ = value;
+  }
 
   T *get() const { return buffer_.get() + guard_; }
   size_t size() const { return count_; }
-  std::vector<T> download() const {
-    const std::vector<T> all = buffer_.download();
-    return std::vector<T>(all.begin() + guard_, all.begin() + guard_ + count_);
-  }
+  std::vector<T> download() const { return read(guard_, count_); }
+  // Elements [first, first + count) of the buffer (guard bands excluded).
+  std::vector<T> download(size_t first, size_t count) const { return read(guard_ + first, count); }
   // True when neither guard band changed.
   bool guards_intact() const {
-    const std::vector<T> all = buffer_.download();
-    const size_t tail = guard_ + count_;
-    return same_bytes(all, 0, guard_) && same_bytes(all, tail, guard_);
+    return all_fill(read(0, guard_)) && all_fill(read(guard_ + count_, guard_));
   }
   // True when nothing at all changed.
-  bool untouched() const { return same_bytes(buffer_.download(), 0, buffer_.size()); }
+  bool untouched() const { return all_fill(read(0, buffer_.size())); }
 
  private:
-  void set_all(const std::vector<T> &all) {
-    buffer_.upload(all);
-    initial_ = all;
+  std::vector<T> read(size_t first, size_t count) const {
+    std::vector<T> host(count);
+    if (count != 0)
+      check_cnrt(cnrtMemcpy(host.data(), buffer_.get() + first, count * sizeof(T),
+                            cnrtMemcpyDevToHost),
+                 "cnrtMemcpy D2H");
+    return host;
   }
-  bool same_bytes(const std::vector<T> &now, size_t first, size_t count) const {
-    return std::memcmp(now.data() + first, initial_.data() + first, count * sizeof(T)) == 0;
+  bool all_fill(const std::vector<T> &v) const {
+    for (const T &x : v)
+      if (std::memcmp(&x, &fill_, sizeof(T)) != 0) return false;
+    return true;
   }
 
   size_t count_, guard_;
   DeviceBuffer<T> buffer_;
-  std::vector<T> initial_;
+  T fill_;
 };
 
 // Simulates another device until the end of the scope (throws if it is refused).
