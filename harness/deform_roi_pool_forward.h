@@ -12,9 +12,6 @@
 
 namespace mluop::deform_roi_pool_forward::harness {
 
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::TensorDesc;
-
 // T: float or _Float16, as the problem's dtype says.
 template <typename T>
 class DeviceProblem {
@@ -51,8 +48,8 @@ class DeviceProblem {
   bool with_offset_;
   int pooled_height_, pooled_width_, sampling_ratio_;
   float spatial_scale_, gamma_;
-  TensorDesc input_desc_, rois_desc_, offset_desc_, output_desc_;
-  DeviceBuffer<T> input_, rois_, offset_, output_;
+  mlusim::harness::TensorDesc input_desc_, rois_desc_, offset_desc_, output_desc_;
+  mlusim::harness::DeviceBuffer<T> input_, rois_, offset_, output_;
 };
 
 // One call on a handle of its own: the status, and on success the output and the op report.

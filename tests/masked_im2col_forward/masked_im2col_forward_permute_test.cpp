@@ -8,15 +8,10 @@
 #include <string>
 
 #include "ops/common/permute_kernel.h"
-#include "harness/harness.h"
-#include "tests/masked_im2col_forward/test_support.h"
+#include "tests/masked_im2col_forward/masked_im2col_forward_test.h"
 
+namespace mluop::masked_im2col_forward::test {
 namespace {
-
-using mif_test::GuardedBuffer;
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
-using mlusim::harness::Random;
 
 size_t product(const std::vector<int> &dims) {
   return std::accumulate(dims.begin(), dims.end(), size_t{1},
@@ -70,7 +65,7 @@ void expect_permute(const std::vector<int> &dims, const std::vector<int> &perm, 
       mluop::launch_permute(handle, "permute_test", in_dev.get(), out.get(), dims, perm, sizeof(T)),
       MLUOP_STATUS_SUCCESS)
       << mlusimGetLastError();
-  EXPECT_EQ(mif_test::first_bit_difference(out.download(), permute_reference(in, dims, perm)), -1);
+  EXPECT_EQ(first_bit_difference(out.download(), permute_reference(in, dims, perm)), -1);
   EXPECT_TRUE(out.guards_intact());
 }
 
@@ -124,7 +119,7 @@ TEST(Permute, RowAndColumnSplits) {
 
 // 8 KB of NRAM: several tiles per matrix in both directions.
 TEST(Permute, TinyNramTiles) {
-  mif_test::ScopedDevice device(mif_test::tiny_nram);
+  ScopedDevice device(current_device_with(tiny_nram));
   Random rng(15);
   expect_permute_sized(4, {300, 7, 130}, {2, 1, 0}, rng);
   expect_permute_sized(1, {130, 300}, {1, 0}, rng);
@@ -134,12 +129,13 @@ TEST(Permute, TinyNramTiles) {
 
 // A device whose transpose granule is narrower than the element: refused, not divided by zero.
 TEST(Permute, TransposeGranuleNarrowerThanAnElementIsNotSupported) {
-  mif_test::ScopedDevice device([](mlusimDeviceSpec_t &s) { s.transpose_align_bytes = 4; });
+  ScopedDevice device(
+      current_device_with([](mlusimDeviceSpec_t &s) { s.transpose_align_bytes = 4; }));
   Handle handle;
   DeviceBuffer<int64_t> in(24), out(24);
   EXPECT_EQ(mluop::launch_permute(handle, "permute_test", in.get(), out.get(), {4, 6}, {1, 0}, 8),
             MLUOP_STATUS_NOT_SUPPORTED);
-  EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
+  EXPECT_FALSE(anything_launched(handle.queue()));
 }
 
 TEST(Permute, ZeroElementsLaunchNothing) {
@@ -148,7 +144,7 @@ TEST(Permute, ZeroElementsLaunchNothing) {
   EXPECT_EQ(
       mluop::launch_permute(handle, "permute_test", in.get(), out.get(), {3, 0, 2}, {2, 0, 1}, 4),
       MLUOP_STATUS_SUCCESS);
-  EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
+  EXPECT_FALSE(anything_launched(handle.queue()));
 }
 
 TEST(Permute, BadArgumentsAreRejected) {
@@ -173,7 +169,8 @@ TEST(Permute, BadArgumentsAreRejected) {
   EXPECT_EQ(permute(handle, host.data(), out.get(), {4, 6}, {1, 0}, 4), kBad);
   EXPECT_EQ(permute(handle, in.get(), out.get(), {4, 7}, {1, 0}, 4), kBad);  // past the buffers
   EXPECT_EQ(permute(handle, in.get(), in.get(), {4, 6}, {1, 0}, 4), kBad);   // in place
-  EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
+  EXPECT_FALSE(anything_launched(handle.queue()));
 }
 
 }  // namespace
+}  // namespace mluop::masked_im2col_forward::test

@@ -6,14 +6,10 @@
 #include <cstring>
 
 #include "ops/common/fill_kernel.h"
-#include "harness/harness.h"
-#include "tests/masked_im2col_forward/test_support.h"
+#include "tests/masked_im2col_forward/masked_im2col_forward_test.h"
 
+namespace mluop::masked_im2col_forward::test {
 namespace {
-
-using mif_test::GuardedBuffer;
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
 
 template <typename T>
 void expect_fill(mluOpDataType_t dtype, double value, T expected, size_t count) {
@@ -23,7 +19,7 @@ void expect_fill(mluOpDataType_t dtype, double value, T expected, size_t count) 
   ASSERT_EQ(mluop::launch_fill(handle, "fill_test", dtype, value, dst.get(), count),
             MLUOP_STATUS_SUCCESS)
       << mlusimGetLastError();
-  EXPECT_EQ(mif_test::first_bit_difference(dst.download(), std::vector<T>(count, expected)), -1);
+  EXPECT_EQ(first_bit_difference(dst.download(), std::vector<T>(count, expected)), -1);
   EXPECT_TRUE(dst.guards_intact());
 }
 
@@ -44,7 +40,7 @@ TEST(Fill, EveryDtype) {
 
 // 8 KB of NRAM: each task copies its block many times.
 TEST(Fill, TinyNramRepeatsTheBlock) {
-  mif_test::ScopedDevice device(mif_test::tiny_nram);
+  ScopedDevice device(current_device_with(tiny_nram));
   expect_fill<float>(MLUOP_DTYPE_FLOAT, 3.0, 3.0f, 100003);
   expect_fill<_Float16>(MLUOP_DTYPE_HALF, -1.0, _Float16(-1.0f), 70001);
 }
@@ -54,7 +50,7 @@ TEST(Fill, ZeroElementsLaunchNothing) {
   DeviceBuffer<float> dst(1);
   EXPECT_EQ(mluop::launch_fill(handle, "fill_test", MLUOP_DTYPE_FLOAT, 1.0, dst.get(), 0),
             MLUOP_STATUS_SUCCESS);
-  EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
+  EXPECT_FALSE(anything_launched(handle.queue()));
 }
 
 TEST(Fill, BadArgumentsAreRejected) {
@@ -67,7 +63,8 @@ TEST(Fill, BadArgumentsAreRejected) {
   EXPECT_EQ(mluop::launch_fill(handle, "fill_test", MLUOP_DTYPE_FLOAT, 0, host.data(), 16), kBad);
   EXPECT_EQ(mluop::launch_fill(handle, "fill_test", MLUOP_DTYPE_FLOAT, 0, dst.get(), 17), kBad);
   EXPECT_EQ(mluop::launch_fill(handle, "fill_test", MLUOP_DTYPE_FLOAT, 0, nullptr, 16), kBad);
-  EXPECT_FALSE(mif_test::anything_launched(handle.queue()));
+  EXPECT_FALSE(anything_launched(handle.queue()));
 }
 
 }  // namespace
+}  // namespace mluop::masked_im2col_forward::test
