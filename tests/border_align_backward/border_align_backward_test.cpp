@@ -13,8 +13,6 @@
 namespace mluop::border_align_backward::test {
 namespace {
 
-using Float = FloatTag;
-using Half = HalfTag;
 template <typename Tag>
 class BorderAlignBackward : public ::testing::Test {};
 struct DtypeNames {
@@ -23,8 +21,7 @@ struct DtypeNames {
     return sizeof(typename Tag::T) == 4 ? "float" : "half";
   }
 };
-using Dtypes = ::testing::Types<Float, Half>;
-TYPED_TEST_SUITE(BorderAlignBackward, Dtypes, DtypeNames);
+TYPED_TEST_SUITE(BorderAlignBackward, FloatAndHalf, DtypeNames);
 
 // The design doc's section 1.2 example, written in mmcv's layouts:
 // grad_output / argmax_idx [N, C, K, 4], grad_input [N, 4C, H, W] (N 1, C 1, K 12, H 3, W 4).

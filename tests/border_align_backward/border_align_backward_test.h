@@ -15,6 +15,7 @@
 namespace mluop::border_align_backward::test {
 
 using namespace mlusim::harness;  // Handle, TensorDesc, DeviceBuffer, compare, ...
+using FloatAndHalf = ::testing::Types<FloatTag, HalfTag>;  // typed tests over both dtypes
 using cases::device_values;
 using cases::Problem;
 using cases::random_problem;

@@ -12,12 +12,9 @@
 namespace mluop::masked_im2col_forward::test {
 namespace {
 
-using Float = FloatTag;
-using Half = HalfTag;
 template <typename D>
 class MaskedIm2colForward : public ::testing::Test {};
-using Dtypes = ::testing::Types<Float, Half>;
-TYPED_TEST_SUITE(MaskedIm2colForward, Dtypes);
+TYPED_TEST_SUITE(MaskedIm2colForward, FloatAndHalf);
 
 // Design doc 3.6: feature [1,256,20,20], 200 masks, kernel 3 pad 1 and kernel 1 pad 1.
 TYPED_TEST(MaskedIm2colForward, DesignDocNetworkCases) {

@@ -16,6 +16,7 @@
 namespace mluop::masked_im2col_forward::test {
 
 using namespace mlusim::harness;  // Handle, TensorDesc, DeviceBuffer, GuardedBuffer, ...
+using FloatAndHalf = ::testing::Types<FloatTag, HalfTag>;  // typed tests over both dtypes
 using cases::Problem;
 
 // The current device with `change` applied, for a ScopedDevice.

@@ -19,12 +19,9 @@ Tiles tiles_of(const Shape &s) {
   return choose_tiles<T>(s, static_cast<int64_t>(mlusim::nram_usable(mlusim::current_device())));
 }
 
-using Float = FloatTag;
-using Half = HalfTag;
 template <typename Tag>
 class ThreeInterpolateBackward : public ::testing::Test {};
-using Dtypes = ::testing::Types<Float, Half>;
-TYPED_TEST_SUITE(ThreeInterpolateBackward, Dtypes);
+TYPED_TEST_SUITE(ThreeInterpolateBackward, FloatAndHalf);
 
 // The doc's mmcv example: indices from np.random.randint(0, M - 1), i.e. 0..M-2.
 TYPED_TEST(ThreeInterpolateBackward, DocExample) {

@@ -1,8 +1,6 @@
 // mlusim demo border_align_backward: the design doc's first network case
 // (ops/border_align_backward/border_align_backward_cases.h: grad_output
 // [2,70,4,256], pool_size 10) in both dtypes, against the CPU reference.
-#include <cstdio>
-
 #include "harness/border_align_backward.h"
 #include "harness/harness.h"
 #include "ops/border_align_backward/border_align_backward_cases.h"
@@ -22,10 +20,7 @@ mlusim::demo::Row run_case(const cases::Shape &s) {
   if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
   const auto d = mlusim::harness::compare(device.grad_input(), p.expected(),
                                           mlusim::harness::diff3_eps(dtype));
-  char text[64];
-  std::snprintf(text, sizeof(text), "diff1=%.1e diff2=%.1e", d.diff1, d.diff2);
-  row.accuracy = text;
-  row.passed = d.diff1 <= cases::threshold(dtype) && d.diff2 <= cases::threshold(dtype);
+  mlusim::demo::judge_diff1_diff2(row, d, cases::threshold(dtype), "%.1e");
   return row;
 }
 

@@ -3,8 +3,6 @@
 // ops/deform_roi_pool_forward/deform_roi_pool_forward_cases.h: 13 rois, 7x7,
 // adaptive sampling, gamma 0.1, offsets), float and half, each against the CPU
 // reference.
-#include <spdlog/fmt/fmt.h>
-
 #include <vector>
 
 #include "harness/deform_roi_pool_forward.h"
@@ -25,9 +23,7 @@ mlusim::demo::Row run_case(const cases::Problem &p, const char *dtype) {
   if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
   const auto d = mlusim::harness::compare(device.output(), p.expected(),
                                           mlusim::harness::diff3_eps(p.dtype));
-  row.accuracy = fmt::format("diff1={:.2g} diff2={:.2g}", d.diff1, d.diff2);
-  const double bound = cases::threshold(p.dtype);
-  row.passed = d.diff1 <= bound && d.diff2 <= bound;
+  mlusim::demo::judge_diff1_diff2(row, d, cases::threshold(p.dtype));
   return row;
 }
 

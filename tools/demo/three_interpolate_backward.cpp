@@ -3,7 +3,6 @@
 // ops/three_interpolate_backward/three_interpolate_backward_cases.h), in float
 // and half, each against the CPU reference with mlu-ops' diff1 / diff2 and the
 // issue's thresholds.
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -29,10 +28,7 @@ mlusim::demo::Row run_case(const Shape &s, uint32_t seed) {
   const mlusim::harness::Diffs d =
       mlusim::harness::compare(mlusim::harness::to_double(device.grad_features()), p.expected(),
                                mlusim::harness::diff3_eps(dtype));
-  char text[48];
-  std::snprintf(text, sizeof(text), "diff1=%.2g diff2=%.2g", d.diff1, d.diff2);
-  row.accuracy = text;
-  row.passed = d.diff1 <= cases::threshold(dtype) && d.diff2 <= cases::threshold(dtype);
+  mlusim::demo::judge_diff1_diff2(row, d, cases::threshold(dtype));
   return row;
 }
 
