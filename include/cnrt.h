@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* The CNRT version mlusim answers cnrtGetLibVersion with. */
+#define CNRT_MAJOR_VERSION 6
+#define CNRT_MINOR_VERSION 7
+#define CNRT_PATCH_VERSION 0
+#define CNRT_VERSION (CNRT_MAJOR_VERSION * 10000 + CNRT_MINOR_VERSION * 100 + CNRT_PATCH_VERSION)
+
 /* Return codes. The cnrtSuccess .. cnrtErrorUnknown values are CNRT 6's public
  * numbers. mlusim's own codes (900001..) name conditions a board does not
  * report as such; they never collide with CNRT's. */
@@ -84,28 +90,56 @@ typedef enum {
   cnrtFuncTypeUnion2 = 8,
   cnrtFuncTypeUnion4 = 16,
   cnrtFuncTypeUnion8 = 32,
-  cnrtFuncTypeUnion16 = 64
+  cnrtFuncTypeUnion16 = 64,
+  cnrtFuncTypeMutable = -1 /* a name only: no launch takes it */
 } cnrtFunctionType_t;
 
-/* Device attributes (CNRT 6 values). cnrtDeviceGetAttribute answers the ones
- * the simulated device spec defines and returns cnrtErrorNotSupport for the rest. */
+/* Device attributes (CNRT 6 values, the same numbers as CNDrv's
+ * CN_DEVICE_ATTRIBUTE_*). cnrtDeviceGetAttribute answers the ones the simulated
+ * device defines (docs/host_api.md) and returns cnrtErrorNotSupport for the rest. */
 typedef enum {
   cnrtAttrComputeCapabilityMajor = 0x01,
   cnrtAttrComputeCapabilityMinor = 0x02,
+  cnrtAttrSparseComputingSupported = 0x03,
+  cnrtAttrFP16ComputingSupported = 0x04,
+  cnrtAttrINT4ComputingSupported = 0x05,
+  cnrtAttrINT8ComputingSupported = 0x06,
+  cnrtAttrBF16ComputingSupported = 0x07,
+  cnrtAttrTF32ComputingSupported = 0x08,
+  cnrtAttrQueueSize = 0x101,
+  cnrtAttrNotifierSize = 0x102,
+  cnrtAttrSupportQueuePriorities = 0x103,
+  cnrtAttrTinyCoreSupported = 0x104,
+  cnrtAttrCodecJPEGSupported = 0x105,
+  cnrtAttrCodecH264Supported = 0x107,
+  cnrtAttrCodecH265Supported = 0x108,
   cnrtAttrMaxDimX = 0x201,
   cnrtAttrMaxDimY = 0x202,
   cnrtAttrMaxDimZ = 0x203,
   cnrtAttrMaxClusterCountPerUnionTask = 0x204,
   cnrtAttrClusterCount = 0x205,
   cnrtAttrMcorePerCluster = 0x206,
-  cnrtAttrMaxL2CacheSize = 0x301,
+  cnrtAttrMaxQuadrantCount = 0x207,
+  cnrtAttrMaxUnionTypePerQuadrant = 0x208,
+  cnrtAttrMaxClusterPerUnionLimitTask = 0x209,
+  cnrtAttrISAVersion = 0x20a,        /* 372 for the MLU370 */
+  cnrtAttrIsMultipleTensorProcessor = 0x20b,
+  cnrtAttrMaxL2CacheSize = 0x301,    /* bytes */
   cnrtAttrNramSizePerMcore = 0x302,  /* bytes, physical (mlu-ops subtracts 128 KiB of stack) */
   cnrtAttrWramSizePerMcore = 0x303,  /* bytes */
+  cnrtAttrTotalConstMemorySize = 0x304,
+  cnrtAttrLmemSizePerMcore = 0x305,
   cnrtAttrSramSizePerMcore = 0x306,  /* bytes of SRAM per cluster, physical */
+  cnrtAttrGlobalMemoryNodeCount = 0x307,
+  cnrtAttrMaxPersistingL2CacheSize = 0x309,
+  cnrtAttrEccEnable = 0x401,
   cnrtAttrIpuClockRate = 0x402,      /* cluster clock, kHz */
-  cnrtAttrMemClockRate = 0x403,
-  cnrtAttrGmemBusWidth = 0x404,
-  cnrtAttrTotalMemSize = 0x405       /* GDRAM, MiB */
+  cnrtAttrMemClockRate = 0x403,      /* kHz */
+  cnrtAttrGmemBusWidth = 0x404,      /* bits */
+  cnrtAttrTotalMemSize = 0x405,      /* GDRAM, MiB */
+  cnrtAttrPciBusID = 0x406,
+  cnrtAttrPciDeviceID = 0x407,
+  cnrtAttrPciDomainID = 0x408
 } cnrtDeviceAttr_t;
 
 /* Data types (CNRT 6 values), for host code that tags buffers with them. */
@@ -128,6 +162,64 @@ typedef enum cnrtDataType {
   cnrtBool = 0x61
 } cnrtDataType_t;
 
+/* Element types of cnrtCastDataType_V2 (CNRT 6 values). */
+typedef enum cnrtDataType_V2 {
+  cnrtUnknown = 0x0,
+  cnrtDouble = 0x1,
+  cnrtFloat = 0x2,
+  cnrtHalf = 0x3,
+  cnrtBfloat = 0x4,
+  cnrtUlonglong = 0x11,
+  cnrtUint = 0x12,
+  cnrtUshort = 0x13,
+  cnrtUchar = 0x14,
+  cnrtLonglong = 0x21,
+  cnrtInt = 0x22,
+  cnrtShort = 0x23,
+  cnrtChar = 0x24,
+  cnrtBoolean = 0x31
+} cnrtDataType_V2_t;
+
+/* Rounding of cnrtCastDataType_V2 (CNRT 6 values): rn to nearest, ties to
+ * even; rz toward zero; rd toward -inf; ru toward +inf; ro away from zero; rm
+ * to nearest, ties away from zero (mlusim's reading of ro and rm: docs/host_api.md). */
+typedef enum cnrtRoundingMode {
+  cnrtRounding_rn = 0,
+  cnrtRounding_rz = 1,
+  cnrtRounding_rd = 2,
+  cnrtRounding_ru = 3,
+  cnrtRounding_ro = 4,
+  cnrtRounding_rm = 5,
+  cnrtRounding_max
+} cnrtRoundingMode_t;
+
+/* Quantization of cnrtCastDataType_V2: quantized = real * scale / 2^pos + offset. */
+typedef struct cnrtQuantizedParam *cnrtQuantizedParam_t;
+
+/* What cnrtPointerGetAttributes tells about a pointer. */
+typedef enum {
+  cnrtMemTypeUnregistered = 0, /* host memory CNRT did not allocate */
+  cnrtMemTypeHost,             /* from cnrtHostMalloc */
+  cnrtMemTypeDevice            /* from cnrtMalloc or cnrtMallocConstant */
+} cnrtMemType_t;
+
+typedef enum {
+  cnrtUvaNotSupport = -1,
+  cnrtUvaUnknown = 0,
+  cnrtUvaUnCached,
+  cnrtUvaCached
+} cnrtUvaCacheMode_t;
+
+typedef struct {
+  cnrtMemType_t type;
+  int device;
+  size_t size;              /* the whole allocation's bytes */
+  void *devicePointer;
+  void *hostPointer;
+  cnrtUvaCacheMode_t cacheMode;
+  void *deviceBasePointer;  /* the allocation's start */
+} cnrtPointerAttributes_t;
+
 typedef struct cnrtQueue *cnrtQueue_t;
 typedef struct cnrtNotifier *cnrtNotifier_t;
 
@@ -144,11 +236,25 @@ cnrtRet_t cnrtGetDeviceCount(unsigned int *count);
 cnrtRet_t cnrtGetDevice(int *ordinal);
 cnrtRet_t cnrtSetDevice(int ordinal);
 cnrtRet_t cnrtDeviceGetAttribute(int *value, cnrtDeviceAttr_t attr, int device);
+/* Frees every device allocation of this process (cnrtErrorIllegalState while
+ * a launch runs); queues and notifiers stay valid. */
+cnrtRet_t cnrtDeviceReset(void);
+/* The simulated device's PCI address, "0000:01:00.0", NUL-terminated in len bytes. */
+cnrtRet_t cnrtDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cnrtRet_t cnrtGetLibVersion(int *major, int *minor, int *patch);
 
 cnrtRet_t cnrtMalloc(void **ptr, size_t bytes);
 /* Refused with cnrtErrorIllegalState while a launch that may use the memory runs. */
 cnrtRet_t cnrtFree(void *ptr);
 cnrtRet_t cnrtMemset(void *ptr, int value, size_t bytes);
+/* Device memory for __mlu_const__ data: GDRAM, as cnrtMalloc. */
+cnrtRet_t cnrtMallocConstant(void **pPtr, size_t bytes);
+/* Page-locked host memory on a board; here host memory the runtime knows. */
+cnrtRet_t cnrtHostMalloc(void **pPtr, size_t bytes);
+cnrtRet_t cnrtFreeHost(void *ptr);
+/* GDRAM not allocated and the device's whole GDRAM, in bytes; either may be NULL. */
+cnrtRet_t cnrtMemGetInfo(size_t *free, size_t *total);
+cnrtRet_t cnrtPointerGetAttributes(cnrtPointerAttributes_t *attr, const void *ptr);
 cnrtRet_t cnrtMemcpy(void *dst, void *src, size_t bytes, cnrtMemTransDir_t dir);
 /* Checked as cnrtMemcpy and done at once (launches are synchronous too); it
  * adds no device time to the queue. */
@@ -169,6 +275,21 @@ cnrtRet_t cnrtNotifierDuration(cnrtNotifier_t start, cnrtNotifier_t end, float *
 /* The same interval in milliseconds (on a board: host-observed time; here the
  * simulated device time, so it equals cnrtNotifierDuration / 1000). */
 cnrtRet_t cnrtNotifierElapsedTime(cnrtNotifier_t start, cnrtNotifier_t end, float *ms);
+/* Work queued on `queue` after this starts when the notifier's place was
+ * reached: the queue's simulated clock moves up to the notifier's time. A
+ * notifier never placed is reached already. `flag` must be 0. */
+cnrtRet_t cnrtQueueWaitNotifier(cnrtNotifier_t notifier, cnrtQueue_t queue, unsigned int flag);
+
+/* Converts `count` elements of `src` from srcDataType into dstDataType at `dst`
+ * with the given rounding, saturating to the destination's range (NaN to an
+ * integer gives 0). With `param` the integer side is quantized (see
+ * cnrtQuantizedParam_t). count 0 does nothing. */
+cnrtRet_t cnrtCastDataType_V2(void *src, cnrtDataType_V2_t srcDataType, void *dst,
+                              cnrtDataType_V2_t dstDataType, int count,
+                              cnrtQuantizedParam_t param, cnrtRoundingMode_t roundingMode);
+cnrtRet_t cnrtCreateQuantizedParam(cnrtQuantizedParam_t *param, int pos, float scale,
+                                   int offset);
+cnrtRet_t cnrtDestroyQuantizedParam(cnrtQuantizedParam_t param);
 
 /* Launches `kernel` with args[i] pointing at its i-th argument, as
  * kernel<<<dim, type, queue>>>(...) would. From C++ the typed overload below
@@ -183,6 +304,7 @@ cnrtRet_t cnrtInvokeKernel(const void *kernel, cnrtDim3_t dim, cnrtFunctionType_
 
 /* CNRT 5 spellings that CNRT 6 keeps as macros. */
 #define CNRT_RET_SUCCESS cnrtSuccess
+#define CNRT_RET_ERR_INVALID ((cnrtRet_t)632007)
 
 #define CNRT_FUNC_TYPE_BLOCK ((cnrtFunctionType_t)1)
 #define CNRT_FUNC_TYPE_UNION1 ((cnrtFunctionType_t)4)

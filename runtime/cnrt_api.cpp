@@ -2,7 +2,6 @@
 // calling thread's last error (cnrtGetLastError) and logs the condition.
 #include "cnrt.h"
 
-#include <cmath>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -17,6 +16,7 @@
 #include "runtime/launch.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
+#include "runtime/sdk/device_facts.h"
 
 using namespace mlusim;
 
@@ -118,47 +118,17 @@ cnrtRet_t copy(void *dst, void *src, size_t bytes, cnrtMemTransDir_t dir) {
 }
 
 cnrtRet_t check_device(int device, const char *api) {
-  if (device == 0) return cnrtSuccess;
+  if (sdk::valid_ordinal(device)) return cnrtSuccess;
   log::runtime().error("{}: device {} does not exist (one simulated device: 0)", api, device);
   return cnrtErrorNoDevice;
 }
 
-// The largest UNIONn (n a power of two up to 16) the device's clusters hold.
-int max_union_clusters(const DeviceSpec &spec) {
-  int n = 1;
-  while (n * 2 <= spec.clusters && n * 2 <= 16) n *= 2;
-  return n;
-}
-
 cnrtRet_t device_attribute(cnrtDeviceAttr_t attr, int *value) {
-  const DeviceSpec &spec = current_device();
-  constexpr size_t kMiB = size_t{1} << 20;
-  switch (attr) {
-    case cnrtAttrClusterCount: *value = spec.clusters; return cnrtSuccess;
-    case cnrtAttrMcorePerCluster: *value = spec.cores_per_cluster; return cnrtSuccess;
-    case cnrtAttrMaxClusterCountPerUnionTask: *value = max_union_clusters(spec); return cnrtSuccess;
-    case cnrtAttrNramSizePerMcore: *value = static_cast<int>(spec.nram_bytes); return cnrtSuccess;
-    case cnrtAttrWramSizePerMcore: *value = static_cast<int>(spec.wram_bytes); return cnrtSuccess;
-    case cnrtAttrSramSizePerMcore: *value = static_cast<int>(spec.sram_bytes); return cnrtSuccess;
-    case cnrtAttrIpuClockRate:
-      *value = static_cast<int>(std::lround(spec.clock_ghz * 1e6));
-      return cnrtSuccess;
-    case cnrtAttrTotalMemSize: *value = static_cast<int>(spec.gdram_bytes / kMiB); return cnrtSuccess;
-    case cnrtAttrComputeCapabilityMajor:
-    case cnrtAttrComputeCapabilityMinor:
-    case cnrtAttrMaxDimX:
-    case cnrtAttrMaxDimY:
-    case cnrtAttrMaxDimZ:
-    case cnrtAttrMaxL2CacheSize:
-    case cnrtAttrMemClockRate:
-    case cnrtAttrGmemBusWidth:
-      log::runtime().error("cnrtDeviceGetAttribute: attribute {:#x} is not part of the simulated "
-                           "device spec",
-                           static_cast<int>(attr));
-      return cnrtErrorNotSupport;
+  switch (sdk::device_attribute(attr, value, "cnrtDeviceGetAttribute")) {
+    case sdk::Attribute::answered: return cnrtSuccess;
+    case sdk::Attribute::not_supported: return cnrtErrorNotSupport;
+    case sdk::Attribute::unknown: break;
   }
-  log::runtime().error("cnrtDeviceGetAttribute: {:#x} is not a cnrtDeviceAttr_t value",
-                       static_cast<int>(attr));
   return cnrtErrorArgsInvalid;
 }
 

@@ -17,7 +17,6 @@
 
 #include "runtime/device_spec.h"
 #include "runtime/logging.h"
-#include "runtime/memory_fault.h"
 #include "runtime/onchip_memory.h"
 
 namespace mlusim {
@@ -47,6 +46,7 @@ struct Table {
   size_t live_bytes = 0;
   uint64_t next_id = 1;
   std::multiset<uint64_t> leased_up_to;  // newest allocation id of each running launch
+  std::atomic<uint64_t> launch{0};        // the launch now running, or the last one
 };
 
 Table &table() {
@@ -96,7 +96,7 @@ void quarantine(Table &t, Allocation a) {
   const size_t data_bytes = a.map_bytes - page - kTailGuardBytes;
   madvise(data, data_bytes, MADV_DONTNEED);
   mprotect(data, data_bytes, PROT_NONE);
-  a.freed_after_launch = launch_serial();
+  a.freed_after_launch = t.launch.load();
   t.quarantine.push_back(a);
   if (t.quarantine.size() > kQuarantineEntries) {
     munmap(t.quarantine.front().map, t.quarantine.front().map_bytes);
@@ -217,6 +217,38 @@ bool gdram_contains(const void *p, size_t bytes) {
   return r != nullptr && bytes <= r->end - addr;
 }
 
+bool gdram_find_live(const void *p, GdramRange *range) {
+  Table &t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  const GdramRange *r = find_in(t.live, reinterpret_cast<uintptr_t>(p));
+  if (r != nullptr) *range = *r;
+  return r != nullptr;
+}
+
+size_t gdram_live_bytes() {
+  Table &t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  return t.live_bytes;
+}
+
+cnrtRet_t gdram_free_all() {
+  std::vector<void *> starts;
+  {
+    Table &t = table();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    for (const auto &[begin, a] : t.live) {
+      if (leased(t, a.range)) {
+        log::runtime().error("cnrtDeviceReset: allocation #{} is in use by a running launch",
+                             a.range.id);
+        return cnrtErrorIllegalState;
+      }
+      starts.push_back(reinterpret_cast<void *>(begin));
+    }
+  }
+  for (void *p : starts) gdram_free(p);  // one at a time, each under the table's lock
+  return cnrtSuccess;
+}
+
 std::string gdram_describe(const GdramSnapshot &s, const void *p) {
   const GdramRange *r = gdram_find(s, p, 0);
   auto addr = reinterpret_cast<uintptr_t>(p);
@@ -268,10 +300,12 @@ bool gdram_describe_address(uintptr_t addr, std::string *what) {
                         inside ? fmt::format("+{:#x}", addr - r.begin)
                                : fmt::format("near it, {} bytes from its start",
                                              static_cast<intptr_t>(addr - r.begin)),
-                        r.end - r.begin, q->freed_after_launch, launch_serial());
+                        r.end - r.begin, q->freed_after_launch, t.launch.load());
     return true;
   }
   return false;
 }
+
+void gdram_note_launch(uint64_t serial) { table().launch = serial; }
 
 }  // namespace mlusim

@@ -19,6 +19,10 @@ cnrtRet_t gdram_free(void *ptr);
 // The allocations live when a launch starts, held for as long as it runs:
 // while a lease lives, cnrtFree refuses every allocation in its snapshot
 // (another host thread may free while this one's launch runs).
+// The launch now running (runtime/launch.h numbers them), named in messages
+// about freed memory.
+void gdram_note_launch(uint64_t serial);
+
 class GdramLease {
  public:
   GdramLease();
@@ -34,6 +38,13 @@ class GdramLease {
 
 // True when [p, p+bytes) lies inside one live allocation.
 bool gdram_contains(const void *p, size_t bytes);
+// The live allocation holding p, if any (pointer attributes).
+bool gdram_find_live(const void *p, GdramRange *range);
+// Bytes held by live allocations.
+size_t gdram_live_bytes();
+// Frees every live allocation (a device reset); cnrtErrorIllegalState, freeing
+// nothing, while a running launch holds any of them.
+cnrtRet_t gdram_free_all();
 
 // Guarded allocations (the default; MLUSIM_GDRAM_GUARD=0 turns it off): each
 // in its own mapping that ends on an inaccessible guard, quarantined when freed.

@@ -8,9 +8,11 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/memory.h"
+#include "runtime/bang/print.h"
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
 #include "runtime/gdram_image.h"
+#include "runtime/last_error.h"
 #include "runtime/logging.h"
 #include "runtime/memory_fault.h"
 #include "runtime/onchip_layout.h"
@@ -25,7 +27,11 @@
 namespace mlusim {
 namespace {
 
-thread_local std::string t_last_error;
+std::mutex g_launch_mutex;  // one kernel on the device at a time
+// Runs of kernels on the device since the process started (each schedule a
+// launch is compared under is a run of its own): the on-chip layout, the cores
+// and the GDRAM table's messages are told which run is current.
+uint64_t g_runs = 0;  // under g_launch_mutex
 
 // The instruction stream issues one instruction per cycle (an estimate:
 // docs/cost_model.md).
@@ -59,6 +65,7 @@ int union_clusters(cnrtFunctionType_t type) {
     case cnrtFuncTypeUnion4: return 4;
     case cnrtFuncTypeUnion8: return 8;
     case cnrtFuncTypeUnion16: return 16;
+    case cnrtFuncTypeMutable: break;  // CNRT names it; no launch takes it
   }
   return -1;
 }
@@ -218,7 +225,9 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
 std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const GdramLease &lease,
                       std::vector<CoreContext> &cores) {
   OnchipMemory &mem = OnchipMemory::prepare(p.spec);
-  OnchipLayout layout(p.spec.name, cores);
+  const uint64_t serial = ++g_runs;
+  gdram_note_launch(serial);
+  OnchipLayout layout(serial, p.spec.name, cores);
   const bool is_union = p.gang > 0;
   LaunchShared shared{p.name, is_union, nullptr, &layout};
   init_cores(p, mem, lease, shared, layout, cores);
@@ -300,12 +309,7 @@ std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &sched
   return "";
 }
 
-std::mutex g_launch_mutex;  // one kernel on the device at a time
-
 }  // namespace
-
-const std::string &last_error() { return t_last_error; }
-void set_last_error(std::string message) { t_last_error = std::move(message); }
 
 cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type,
                         cnrtQueue_t queue, const std::function<void()> &body) {
@@ -318,21 +322,21 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const int gang = union_clusters(type);
   std::string bad = q == nullptr ? "queue is not a live queue" : check_dims(spec, dim, gang);
   if (!bad.empty()) {
-    set_last_error(fmt::format("launch of kernel '{}' rejected: {}", name, bad));
-    log::runtime().error(last_error());
+    set_last_error_message(fmt::format("launch of kernel '{}' rejected: {}", name, bad));
+    log::runtime().error(last_error_message());
     return fail_launch(q.get(), q == nullptr ? cnrtErrorInvalidQueue : cnrtErrorInvalidKernelDim);
   }
 
   std::lock_guard<std::mutex> lock(g_launch_mutex);
   const LaunchPlan plan(name, dim, gang, spec, body);
-  count_launch();
   const GdramLease lease;  // cnrtFree refuses what the launch may use
   std::vector<CoreContext> cores(plan.core_count());
   const std::vector<Schedule> compared = schedules_to_compare();
   const std::string fault = compared.empty() ? run_tasks(plan, launch_schedule(), lease, cores)
                                              : run_compared(plan, compared, lease, cores);
+  bang::flush_unfinished_lines();
   if (!fault.empty()) {
-    set_last_error(fault);
+    set_last_error_message(fault);
     log::kernel().error(fault);
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
@@ -340,7 +344,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const mlusimReport_t report = make_report(name, spec, cores);
   trace::collect(name, q->now_us, spec.clock_ghz, cores);
   record_launch(*q, report);
-  set_last_error("");
+  set_last_error_message("");
   log::runtime().debug("kernel '{}' dim ({}, {}, {}) on {} cores: {:.2f} us", name, dim.x, dim.y,
                        dim.z, plan.threads, report.device_time_us);
   return cnrtSuccess;

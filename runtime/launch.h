@@ -14,17 +14,6 @@
 
 namespace mlusim {
 
-class Scheduler;
-class OnchipLayout;
-
-// What the cores of one launch share.
-struct LaunchShared {
-  const char *kernel = "";
-  bool is_union = false;
-  Scheduler *scheduler = nullptr;
-  OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
-};
-
 // Runs body() once per task of the launch. Returns cnrtErrorKernelFault if a
 // core faulted (the message is in mlusimGetLastError()).
 cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type,
@@ -40,9 +29,3 @@ cnrtRet_t launch(const char *name, cnrtDim3_t dim, cnrtFunctionType_t type, cnrt
 
 #define MLUSIM_LAUNCH(kernel, dim, type, queue, ...) \
   ::mlusim::launch(#kernel, dim, type, queue, kernel __VA_OPT__(, ) __VA_ARGS__)
-
-namespace mlusim {
-// The last launch error or kernel fault on this host thread ("" if none).
-const std::string &last_error();
-void set_last_error(std::string message);
-}  // namespace mlusim

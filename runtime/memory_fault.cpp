@@ -42,8 +42,6 @@ struct Recovery {
 };
 
 std::array<Recovery, MLUSIM_MAX_CORES> g_recovery;
-std::array<CoreWatch, MLUSIM_MAX_CORES> g_watch;
-std::atomic<uint64_t> g_launches{0};
 struct sigaction g_previous_segv, g_previous_bus, g_previous_watchdog;
 
 uintptr_t interrupted_sp(void *uctx) {
@@ -94,7 +92,7 @@ void on_signal(int sig, siginfo_t *info, void *uctx) {
     Recovery &r = g_recovery[c->physical_core];
     const uintptr_t sp = interrupted_sp(uctx);
     const bool on_fiber = sp <= r.task_frame && r.task_frame - sp < kFiberStackReach;
-    const bool wanted = sig != watchdog_signal() || g_watch[c->physical_core].interrupt.load();
+    const bool wanted = sig != watchdog_signal() || core_watch(c->physical_core).interrupt.load();
     if (r.armed && on_fiber && wanted) {
       r.armed = 0;
       r.signal = sig;
@@ -169,11 +167,9 @@ std::string signal_message(const CoreContext &c, const Recovery &r) {
 
 }  // namespace
 
-int watchdog_signal() { return SIGURG; }
-
 void run_guarded(CoreContext &c, const std::function<void()> &body) {
   Recovery &r = g_recovery[c.physical_core];
-  CoreWatch &w = g_watch[c.physical_core];
+  CoreWatch &w = core_watch(c.physical_core);
   if (sigsetjmp(r.env, 0) != 0) {
     // The frames the jump abandoned keep their redzones: clear them, or ASan
     // takes the next frames built there for overflows.
@@ -202,7 +198,7 @@ void enter_core(CoreContext &c) {
   static std::once_flag once;
   std::call_once(once, install_handlers);
   ensure_alt_stack();
-  CoreWatch &w = g_watch[c.physical_core];
+  CoreWatch &w = core_watch(c.physical_core);
   w.thread = pthread_self();
   w.ctx = &c;
   w.on_thread = true;
@@ -211,21 +207,7 @@ void enter_core(CoreContext &c) {
 
 void leave_core(CoreContext &c) {
   detail::tls_core = nullptr;
-  g_watch[c.physical_core].on_thread = false;
+  core_watch(c.physical_core).on_thread = false;
 }
-
-CoreWatch &core_watch(int physical_core) { return g_watch[physical_core]; }
-
-void reset_core_watch(int count) {
-  for (int i = 0; i < count; ++i) {
-    g_watch[i].state = CoreWatch::kNotStarted;
-    g_watch[i].on_thread = false;
-    g_watch[i].interrupt = false;
-    g_watch[i].ctx = nullptr;
-  }
-}
-
-uint64_t launch_serial() { return g_launches.load(); }
-void count_launch() { ++g_launches; }
 
 }  // namespace mlusim

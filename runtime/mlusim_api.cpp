@@ -4,7 +4,7 @@
 #include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
-#include "runtime/launch.h"
+#include "runtime/last_error.h"
 #include "runtime/logging.h"
 #include "runtime/onchip_memory.h"
 #include "runtime/queue.h"
@@ -77,7 +77,7 @@ cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report) {
   return last_op_report(queue, report);
 }
 
-const char *mlusimGetLastError(void) { return last_error().c_str(); }
+const char *mlusimGetLastError(void) { return last_error_message().c_str(); }
 
 cnrtRet_t mlusimSetTraceFilter(const char *filter) {
   return trace::set_filter(filter) ? cnrtSuccess : cnrtErrorArgsInvalid;

@@ -8,7 +8,6 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "runtime/launch.h"
 #include "runtime/onchip_memory.h"
 
 namespace mlusim {
@@ -16,7 +15,6 @@ namespace {
 
 constexpr size_t kMaxVariables = 4096;  // per space and launch
 constexpr size_t kGranule = size_t{1} << DeclaredRegions::kGranuleShift;
-std::atomic<uint64_t> g_next_serial{1};
 
 const char *qualifier(Space s) {
   switch (s) {
@@ -38,8 +36,9 @@ size_t capacity(const CoreContext &c, Space s) {
 
 }  // namespace
 
-OnchipLayout::OnchipLayout(std::string device, const std::vector<CoreContext> &cores)
-    : serial_(g_next_serial.fetch_add(1)), device_(std::move(device)), cores_(cores) {}
+OnchipLayout::OnchipLayout(uint64_t serial, std::string device,
+                           const std::vector<CoreContext> &cores)
+    : serial_(serial), device_(std::move(device)), cores_(cores) {}
 
 OnchipLayout::~OnchipLayout() {
   for (void *p : ldram_)
@@ -139,12 +138,6 @@ std::string OnchipLayout::describe(Space space, size_t offset) const {
       return fmt::format("'{}' ({}, {} bytes)", v.site->name, v.site->where, v.bytes);
   return "";
 }
-
-namespace bang {
-std::byte *place(CoreContext &c, OnchipSite &site, size_t bytes, size_t align) {
-  return c.launch->layout->place(c, site, bytes, align);
-}
-}  // namespace bang
 
 namespace detail {
 void fault_crossing(const CoreContext &c, const char *op, const char *operand, Space space,

@@ -20,7 +20,8 @@ class OnchipLayout {
  public:
   static constexpr size_t kLdramBytes = size_t{64} << 20;  // per core, reserved lazily
 
-  OnchipLayout(std::string device, const std::vector<CoreContext> &cores);
+  // serial: the run of the launch (runtime/launch.h); sites placed under it are current.
+  OnchipLayout(uint64_t serial, std::string device, const std::vector<CoreContext> &cores);
   ~OnchipLayout();
   OnchipLayout(const OnchipLayout &) = delete;
   OnchipLayout &operator=(const OnchipLayout &) = delete;

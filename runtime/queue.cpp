@@ -175,6 +175,23 @@ cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, double 
   return cnrtSuccess;
 }
 
+cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier) {
+  const std::shared_ptr<cnrtNotifier> n = notifiers().find(notifier);
+  const QueueRef q = resolve_queue(queue);
+  if (n == nullptr || q == nullptr) {
+    log::runtime().error("cnrtQueueWaitNotifier: {} {} is not live",
+                         n == nullptr ? "notifier" : "queue",
+                         n == nullptr ? static_cast<void *>(notifier) : static_cast<void *>(queue));
+    return n == nullptr ? cnrtErrorInvalidNotifier : cnrtErrorInvalidQueue;
+  }
+  const auto [placed_on, time_us] = placement(*n);
+  if (placed_on == 0) return cnrtSuccess;  // never placed: nothing to wait for
+  double now = q->now_us.load();
+  while (now < time_us && !q->now_us.compare_exchange_weak(now, time_us)) {
+  }
+  return cnrtSuccess;
+}
+
 void record_launch(cnrtQueue &queue, const mlusimReport_t &launch) {
   queue.now_us += launch.device_time_us;
   {

@@ -54,6 +54,9 @@ cnrtRet_t destroy_notifier(cnrtNotifier_t notifier);
 cnrtRet_t place_notifier(cnrtNotifier_t notifier, cnrtQueue_t queue);
 // Simulated device time from `start` to `end`, both placed on one queue.
 cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, double *us);
+// Work queued on `queue` from now on starts no earlier than `notifier`'s
+// place: the queue's clock moves up to the notifier's time.
+cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier);
 
 // Adds a finished launch to its queue (and to this thread's operator call in
 // progress on that queue).

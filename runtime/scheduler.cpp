@@ -6,7 +6,6 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "runtime/launch.h"
 #include "runtime/memory_fault.h"
 #include "runtime/race_check.h"
 

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -16,7 +17,6 @@
 #include <spdlog/fmt/ranges.h>
 
 #include "runtime/logging.h"
-#include "runtime/memory_fault.h"
 
 namespace mlusim {
 namespace {
@@ -40,6 +40,7 @@ double initial_seconds() {
 }
 
 std::atomic<double> g_seconds{initial_seconds()};
+std::array<CoreWatch, MLUSIM_MAX_CORES> g_watch;
 
 // The launch being watched. Never destroyed: the watchdog thread outlives main().
 struct State {
@@ -142,6 +143,19 @@ void watch() {
 }
 
 }  // namespace
+
+int watchdog_signal() { return SIGURG; }
+
+CoreWatch &core_watch(int physical_core) { return g_watch[physical_core]; }
+
+void reset_core_watch(int count) {
+  for (int i = 0; i < count; ++i) {
+    g_watch[i].state = CoreWatch::kNotStarted;
+    g_watch[i].on_thread = false;
+    g_watch[i].interrupt = false;
+    g_watch[i].ctx = nullptr;
+  }
+}
 
 double watchdog_seconds() { return g_seconds.load(); }
 

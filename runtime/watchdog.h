@@ -6,9 +6,32 @@
 // with a report of the unfinished cores and the last intrinsic each issued.
 #pragma once
 
+#include <pthread.h>
+
+#include <atomic>
 #include <string>
 
+#include "mlusim/bang/detail/core.h"
+
 namespace mlusim {
+
+// The signal the watchdog sends to interrupt a core (runtime/memory_fault.h
+// turns it into the core's fault).
+int watchdog_signal();
+
+// What the watchdog sees of one physical core during a launch.
+struct CoreWatch {
+  enum State : int { kNotStarted, kInTask, kBetweenTasks };
+  std::atomic<int> state{kNotStarted};
+  std::atomic<int> task{-1};
+  std::atomic<bool> on_thread{false};  // its fiber is running on `thread` now
+  pthread_t thread{};
+  std::atomic<bool> interrupt{false};  // the watchdog asks it to stop
+  std::atomic<CoreContext *> ctx{nullptr};
+};
+CoreWatch &core_watch(int physical_core);
+// Forgets the previous launch's states (cores 0..count-1).
+void reset_core_watch(int count);
 
 // Seconds a launch may run on the host; 0 for no limit. Starts from
 // MLUSIM_WATCHDOG_SECONDS (default 60).

@@ -111,7 +111,7 @@ inline size_t nram_size() { return mlusim::nram_usable(mlusim::current_device())
     cnrtRet_t kernel_ret_ = (launch_call);                                           \
     if (kernel_ret_ != cnrtSuccess) {                                                \
       ::mlusim::log::op().error("[{}] kernel launch failed: {}", api,                \
-                                ::mlusim::last_error());                             \
+                                mlusimGetLastError());                               \
       return MLUOP_STATUS_EXECUTION_FAILED;                                          \
     }                                                                                \
   } while (0)

@@ -1,6 +1,9 @@
-# Builds SOURCES with the mlusim-cncc command line, as a cncc user would, and
-# runs the program.
-execute_process(COMMAND ${CNCC} ${SOURCES} -o ${OUT} --bang-mlu-arch=mtp_372 -O2
+# Builds SOURCES with the mlusim-cncc command line, as a cncc user would (for
+# ARCHS, default --bang-mlu-arch=mtp_372), and runs the program.
+if(NOT ARCHS)
+  set(ARCHS --bang-mlu-arch=mtp_372)
+endif()
+execute_process(COMMAND ${CNCC} ${SOURCES} -o ${OUT} ${ARCHS} -O2
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "mlusim-cncc failed (${rc})")

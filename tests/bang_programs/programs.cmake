@@ -3,8 +3,9 @@
 # mlusim-cncc command line, and both builds run as tests.
 set(MLUSIM_BANG_PROGRAMS
   vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
-  scalar_hazard
-  "template_main template_kernels")
+  scalar_hazard implicit_bang_h deduced_launch extern_onchip vector_registers scalar_types
+  bang_arch
+  "template_main template_kernels" "file_local_a file_local_b")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})
   separate_arguments(files UNIX_COMMAND "${program}")
@@ -28,3 +29,37 @@ add_test(NAME bang_unknown_intrinsic_is_a_compile_error
                  ${CMAKE_CURRENT_BINARY_DIR}/unknown_intrinsic)
 set_tests_properties(bang_unknown_intrinsic_is_a_compile_error PROPERTIES
   PASS_REGULAR_EXPRESSION "__bang_frobnicate is a BANG C intrinsic that mlusim does not simulate")
+
+# Calling a __mlu_vector__ helper (vector registers, which mlusim does not
+# simulate) is a compile error naming the intrinsic and the architecture.
+add_test(NAME bang_vector_register_call_is_a_compile_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/vector_registers.mlu -DCALL_THE_VECTOR_HELPER
+                 --bang-mlu-arch=mtp_372 -o ${CMAKE_CURRENT_BINARY_DIR}/vector_register_call)
+set_tests_properties(bang_vector_register_call_is_a_compile_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "__vv_[a-z_]+ is a vector-register intrinsic, which mlusim does not simulate; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+
+# The architecture macros of other devices, and cncc's several-architecture
+# command line (mlusim builds the first it simulates).
+foreach(archs "--bang-mlu-arch=mtp_270" "--bang-mlu-arch=mtp_290"
+        "--bang-mlu-arch=mtp_592;--bang-mlu-arch=mtp_372;--bang-mlu-arch=mtp_613")
+  string(REGEX REPLACE "--bang-mlu-arch=|;" "_" suffix "${archs}")
+  add_test(NAME bang_bang_arch_cncc${suffix} COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CNCC_EXECUTABLE}
+           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_bang_arch${suffix} -DSOURCES=${dir}/bang_arch.mlu
+           "-DARCHS=${archs}" -P ${dir}/cncc_build_and_run.cmake)
+endforeach()
+add_test(NAME bang_unsimulated_arch_is_an_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/bang_arch.mlu --bang-mlu-arch=mtp_592 -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_arch)
+set_tests_properties(bang_unsimulated_arch_is_an_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "--bang-mlu-arch=mtp_592: no simulated device for this architecture \\(mlusim has mtp_372, ")
+
+# -E shows the translated C++ text of a .mlu.
+add_test(NAME bang_translation_shown_by_dash_e
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} -E ${dir}/implicit_bang_h.mlu)
+set_tests_properties(bang_translation_shown_by_dash_e PROPERTIES
+  PASS_REGULAR_EXPRESSION "::mlusim::bang::launch\\({1, 1, 1}, cnrtFuncTypeBlock, nullptr, \"twice\", \"[^\"]*implicit_bang_h.mlu:18\", twice, dev\\);")
+add_test(NAME bang_unknown_intrinsic_in_template_is_a_compile_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/unknown_intrinsic_template.mlu -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/unknown_intrinsic_template)
+set_tests_properties(bang_unknown_intrinsic_in_template_is_a_compile_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "__load_gdram is a BANG C intrinsic that mlusim does not simulate")

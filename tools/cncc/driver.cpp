@@ -25,15 +25,23 @@ bool ends_with(const std::string &s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 bool starts_with(const std::string &s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+bool is_arch_option(const std::string &a) {
+  return starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=");
+}
 
-// "__bang_foo" from the compiler's "'__bang_foo' was not declared" (g++) or
-// "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
+// "__bang_foo" from the compiler's "'__bang_foo' was not declared" or "there
+// are no arguments to '__bang_foo' that depend on a template parameter" (g++),
+// or "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
 std::string undeclared_intrinsic(const std::string &line) {
-  size_t at = line.find("was not declared");  // g++
-  if (at == std::string::npos) at = line.find("use of undeclared identifier");  // clang++
+  size_t at = line.find("was not declared");  // g++: the identifier before the words
+  if (at == std::string::npos) {
+    for (std::string_view words : {"there are no arguments to", "use of undeclared identifier"})
+      if (line.find(words) != std::string::npos) at = line.size();  // the identifier after them
+  }
   if (at == std::string::npos) return "";
-  if (line[at] == 'u') at = line.size();  // clang names the identifier after the words
-  for (std::string_view prefix : {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset"}) {
+  for (std::string_view prefix : {"__bang_", "__memcpy", "__memset", "__sync", "__nramset",
+                                  "__gdramset", "__gather", "__scatter", "__load_", "__store_",
+                                  "__cn_", "__float2", "__half2", "__bfloat162", "__int2"}) {
     const size_t p = line.rfind(prefix, at);
     if (p == std::string::npos) continue;
     size_t e = p;
@@ -90,53 +98,82 @@ std::string read_file(const std::string &path) {
   return s.str();
 }
 
-// The compiler-defined macros cncc gives a program built for `arch`.
+// The compiler-defined macros cncc gives a program built for `arch` (on-chip
+// sizes in KiB, as mlu-ops' kernels multiply them by 1024), and the name of
+// the architecture for mlusim's own messages.
 std::vector<std::string> arch_defines(const Arch &arch) {
   std::vector<std::string> d = {"-D__BANG__=1", "-D__MLUSIM_CNCC__=1",
-                                "-D__BANG_ARCH__=" + std::to_string(arch.bang_arch)};
-  for (int i = 0; i < preset_count(); ++i) {
-    const DeviceSpec &spec = preset(i);
-    if (arch.preset != spec.name) continue;
-    d.push_back("-D__MLU_NRAM_SIZE__=" + std::to_string(spec.nram_bytes / 1024));
-    d.push_back("-D__MLU_WRAM_SIZE__=" + std::to_string(spec.wram_bytes / 1024));
-    d.push_back("-D__MLU_SRAM_SIZE__=" + std::to_string(spec.sram_bytes / 1024));
+                                "-D__BANG_ARCH__=" + std::to_string(arch.bang_arch),
+                                "-D__MLUSIM_BANG_MLU_ARCH__=" + arch.flag};
+  if (const DeviceSpec *spec = find_preset(arch.preset)) {
+    d.push_back("-D__MLU_NRAM_SIZE__=" + std::to_string(spec->nram_bytes / 1024));
+    d.push_back("-D__MLU_WRAM_SIZE__=" + std::to_string(spec->wram_bytes / 1024));
+    d.push_back("-D__MLU_SRAM_SIZE__=" + std::to_string(spec->sram_bytes / 1024));
   }
   return d;
 }
 
-// One .mlu to an object: preprocess, translate, compile. `flags` are the
-// host compiler's flags for this source (-I, -D, -O, -std, ...); `dep_flags`
-// (-MD -MF ...) go to the preprocessing step only.
-int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compiler,
-                const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
-                const std::string &source, const std::string &object, bool verbose) {
-  const std::string ii = object + ".ii", cpp = object + ".cpp";
+// One .mlu's C++ text: preprocessed into `ii` (kept with -v), translated,
+// and told the device it is built for. `flags` are the host compiler's flags
+// for this source (-I, -D, -O, -std, ...); `dep_flags` (-MD -MF ...) go to the
+// preprocessing step only. Returns the failing step's status, or 0.
+int translate_mlu(const Toolchain &tc, const Arch &arch, const std::string &compiler,
+                  const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
+                  const std::string &source, const std::string &ii, bool verbose, std::string *text) {
   std::vector<std::string> pre = {compiler, "-E", "-x", "c++"};
   pre.insert(pre.end(), flags.begin(), flags.end());
   for (const auto &d : arch_defines(arch)) pre.push_back(d);
-  pre.insert(pre.end(), {"-isystem", tc.include_dir});
+  // cncc includes bang.h in every .mlu, whether it says so or not.
+  pre.insert(pre.end(), {"-isystem", tc.include_dir, "-include", "bang.h"});
   pre.insert(pre.end(), dep_flags.begin(), dep_flags.end());
   pre.insert(pre.end(), {source, "-o", ii});
   if (int rc = run(pre, verbose)) return rc;
-
   Translation t = translate(read_file(ii));
+  if (!verbose) fs::remove(ii);
   for (const auto &e : t.errors) std::cerr << e << '\n';
   if (!t.errors.empty()) return 1;
-  std::ofstream out(cpp, std::ios::binary);
-  out << t.text;
+  *text = std::move(t.text);
   if (arch.chosen)
-    out << "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_device(\""
-        << arch.preset << "\");\n";
-  out.close();
+    *text += "\nstatic const bool mlusim_built_for_arch = ::mlusim::bang::use_device(\"" +
+             arch.preset + "\");\n";
+  return 0;
+}
+
+// One .mlu to an object: translate, compile (object.ii and object.cpp are
+// kept with -v).
+int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compiler,
+                const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
+                const std::string &source, const std::string &object, bool verbose) {
+  const std::string cpp = object + ".cpp";
+  std::string text;
+  if (int rc = translate_mlu(tc, arch, compiler, flags, dep_flags, source, object + ".ii", verbose,
+                             &text))
+    return rc;
+  std::ofstream(cpp, std::ios::binary) << text;
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
   cc.insert(cc.end(), flags.begin(), flags.end());
   cc.insert(cc.end(), {"-c", cpp, "-o", object});
   const int rc = run(cc, verbose);
-  if (!verbose) {
-    fs::remove(ii);
-    fs::remove(cpp);
-  }
+  if (!verbose) fs::remove(cpp);
   return rc;
+}
+
+// -E: each .mlu's translated text (what the host compiler builds) to `output`,
+// or to standard output.
+int print_translation(const Toolchain &tc, const Arch &arch, const std::vector<std::string> &flags,
+                      const std::vector<std::string> &mlu, const std::string &output, bool verbose) {
+  std::ofstream file;
+  if (!output.empty()) file.open(output, std::ios::binary);
+  std::ostream &out = output.empty() ? std::cout : file;
+  for (const auto &src : mlu) {
+    const fs::path ii = fs::temp_directory_path() / ("mlusim-cncc-" + std::to_string(getpid()) + "-" +
+                                                     fs::path(src).filename().string() + ".ii");
+    std::string text;
+    if (int rc = translate_mlu(tc, arch, tc.cxx, flags, {}, src, ii.string(), verbose, &text))
+      return rc;
+    out << text;
+  }
+  return out ? 0 : 1;
 }
 
 // cncc needs no C++ standard flag for .mlu; mlusim's headers need C++20.
@@ -153,43 +190,75 @@ std::string standard_flag(const std::string &requested) {
 
 }  // namespace
 
+namespace {
+
+// cncc's architecture names: the __BANG_ARCH__ each defines and the simulated
+// preset it runs on ("" for an architecture mlusim has no device for).
+struct KnownArch {
+  const char *flag;
+  int bang_arch;
+  const char *preset;
+};
+constexpr KnownArch kKnownArchs[] = {
+    {"mtp_372", 372, "MLU370-X4"}, {"compute_30", 300, "MLU370-X4"}, {"mtp_270", 270, "MLU270"},
+    {"mtp_220", 220, "MLU270"},    {"compute_20", 200, "MLU270"},    {"mtp_290", 290, "MLU290"},
+    {"mtp_322", 322, ""},          {"mtp_592", 592, ""},             {"mtp_613", 613, ""},
+};
+
+std::string simulated_arch_names() {
+  std::string out;
+  for (const KnownArch &k : kKnownArchs)
+    if (*k.preset != '\0') out += (out.empty() ? "" : ", ") + std::string(k.flag);
+  return out;
+}
+
+}  // namespace
+
 bool parse_arch(const std::string &name, Arch *arch) {
-  static const struct {
-    const char *flag;
-    int bang_arch;
-    const char *preset;
-  } known[] = {{"mtp_372", 372, "MLU370-X4"}, {"mtp_372.", 372, "MLU370-X4"},
-               {"compute_30", 300, "MLU370-X4"}, {"mtp_270", 270, "MLU270"},
-               {"mtp_220", 220, "MLU270"},     {"compute_20", 200, "MLU270"},
-               {"mtp_290", 290, "MLU290"}};
-  for (const auto &k : known)
-    if (name == k.flag) {
+  for (const KnownArch &k : kKnownArchs)
+    if (name == k.flag && *k.preset != '\0') {
       *arch = Arch{name, k.bang_arch, k.preset, true};
       return true;
     }
   return false;
 }
 
+bool choose_arch(const std::vector<std::string> &options, Arch *arch) {
+  if (options.empty()) return true;
+  std::vector<std::string> skipped;
+  bool chosen = false;
+  for (const std::string &option : options) {
+    const std::string name = option.substr(option.find('=') + 1);
+    if (!chosen && parse_arch(name, arch)) chosen = true;
+    else if (name != arch->flag) skipped.push_back(option);
+  }
+  if (!chosen) {
+    std::cerr << "mlusim-cncc: error: " << options.front()
+              << ": no simulated device for this architecture (mlusim has "
+              << simulated_arch_names() << ")\n";
+    return false;
+  }
+  for (const std::string &option : skipped)
+    std::cerr << "mlusim-cncc: note: " << option << ": not built (mlusim builds one architecture, "
+              << arch->flag << ")\n";
+  return true;
+}
+
 int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
   Arch arch;
   std::string output, standard;
-  bool compile_only = false, verbose = false, force_mlu = false;
-  std::vector<std::string> flags, link_flags, mlu, cxx, objects;
+  bool compile_only = false, translate_only = false, verbose = false, force_mlu = false;
+  std::vector<std::string> flags, link_flags, mlu, cxx, objects, arch_options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     auto value = [&](const char *flag) { return a.size() > std::strlen(flag) ? a.substr(std::strlen(flag)) : (i + 1 < args.size() ? args[++i] : ""); };
     if (a == "-o") output = i + 1 < args.size() ? args[++i] : "";
     else if (a == "-c") compile_only = true;
+    else if (a == "-E") translate_only = true;
     else if (a == "-v" || a == "--verbose") verbose = true;
     else if (a == "-x") force_mlu = (i + 1 < args.size() ? args[++i] : "") == "mlu";
-    else if (starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=")) {
-      const std::string name = a.substr(a.find('=') + 1);
-      if (!parse_arch(name, &arch)) {
-        std::cerr << "mlusim-cncc: error: " << a << ": no simulated device for this "
-                     "architecture (mlusim has mtp_270, mtp_290, mtp_372, compute_20, compute_30)\n";
-        return 2;
-      }
-    } else if (starts_with(a, "-std=")) standard = a;
+    else if (is_arch_option(a)) arch_options.push_back(a);
+    else if (starts_with(a, "-std=")) standard = a;
     else if (starts_with(a, "-I") || starts_with(a, "-D") || starts_with(a, "-U"))
       flags.push_back(a.size() > 2 ? a : a + value(a.substr(0, 2).c_str()));
     else if (starts_with(a, "-O") || starts_with(a, "-g") || starts_with(a, "-W") ||
@@ -209,17 +278,24 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
       cxx.push_back(a);
     }
   }
+  if (!choose_arch(arch_options, &arch)) return 2;
   if (mlu.empty() && cxx.empty() && objects.empty()) {
     std::cerr << "mlusim-cncc: error: no input files\n";
     return 2;
   }
-  if (compile_only && !output.empty() && mlu.size() + cxx.size() > 1) {
-    std::cerr << "mlusim-cncc: error: -o with -c and several sources\n";
+  if ((compile_only || translate_only) && !output.empty() && mlu.size() + cxx.size() > 1) {
+    std::cerr << "mlusim-cncc: error: -o with " << (translate_only ? "-E" : "-c")
+              << " and several sources\n";
+    return 2;
+  }
+  if (translate_only && (!cxx.empty() || !objects.empty())) {
+    std::cerr << "mlusim-cncc: error: -E shows the translation of .mlu sources only\n";
     return 2;
   }
   flags.insert(flags.begin(), standard_flag(standard));
   std::istringstream library_flags(MLUSIM_PROGRAM_FLAGS);
   for (std::string f; library_flags >> f;) flags.push_back(f);
+  if (translate_only) return print_translation(tc, arch, flags, mlu, output, verbose);
   const fs::path temp = compile_only ? fs::path() : fs::temp_directory_path() /
                                                         ("mlusim-cncc-" + std::to_string(getpid()));
   if (!compile_only) fs::create_directories(temp);
@@ -259,13 +335,9 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
 int run_launcher(const Toolchain &tc, const std::vector<std::string> &args) {
   Arch arch;
   size_t i = 0;
-  for (; i < args.size() && starts_with(args[i], "--bang"); ++i) {
-    const std::string name = args[i].substr(args[i].find('=') + 1);
-    if (!parse_arch(name, &arch)) {
-      std::cerr << "mlusim-cncc: error: " << args[i] << ": no simulated device for it\n";
-      return 2;
-    }
-  }
+  std::vector<std::string> arch_options;
+  for (; i < args.size() && is_arch_option(args[i]); ++i) arch_options.push_back(args[i]);
+  if (!choose_arch(arch_options, &arch)) return 2;
   if (i >= args.size()) {
     std::cerr << "mlusim-cncc: error: --launcher needs a compiler command\n";
     return 2;

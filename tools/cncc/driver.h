@@ -28,6 +28,10 @@ struct Arch {
 // Maps "mtp_372", "compute_30", ... to an Arch; false for an arch with no
 // simulated device.
 bool parse_arch(const std::string &name, Arch *arch);
+// From the --bang-mlu-arch= / --bang-arch= options (cncc builds each; mlusim
+// builds the first it simulates and notes the others): false, with an error
+// naming the simulated ones, when none is simulated.
+bool choose_arch(const std::vector<std::string> &options, Arch *arch);
 
 int run_cncc(const Toolchain &tc, const std::vector<std::string> &args);
 int run_launcher(const Toolchain &tc, const std::vector<std::string> &args);

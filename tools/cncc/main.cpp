@@ -33,7 +33,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     std::cout << "usage: mlusim-cncc prog.mlu [more.mlu|.cpp|.o] -o prog [--bang-mlu-arch=mtp_372]"
-                 " [-c] [-I dir] [-D name] [-std=...] [-O2] [-x mlu]\n"
+                 " [-c] [-I dir] [-D name] [-std=...] [-O2] [-x mlu] [-v]\n"
+                 "       mlusim-cncc -E prog.mlu [-o prog.cpp]  (the translated C++ text)\n"
                  "       mlusim-cncc --launcher [--bang-mlu-arch=...] <c++ command>  (CMake)\n";
     return args.empty() ? 2 : 0;
   }

@@ -4,9 +4,13 @@
 // lists what is there and what is missing.
 #pragma once
 
+#include "mlusim/bang/vector_registers.h"
+
+// The return type is deduced from the body, so even a call whose value is used
+// ("int i = __bang_findfirst1(...)") instantiates it and shows the message.
 #define MLUSIM_NOT_YET(name)                                                            \
   template <typename... Args>                                                           \
-  void name(Args...) {                                                                  \
+  auto name(Args...) {                                                                  \
     static_assert(sizeof...(Args) != sizeof...(Args),                                   \
                   "mlusim: " #name " is not simulated yet (docs/bang_c_intrinsics.md)"); \
   }

@@ -115,8 +115,17 @@ struct CostParams {
   size_t transpose_align;
 };
 
-struct LaunchShared;
+class Scheduler;
+class OnchipLayout;
 struct SharedAccessLog;
+
+// What the cores of one launch share.
+struct LaunchShared {
+  const char *kernel = "";
+  bool is_union = false;
+  Scheduler *scheduler = nullptr;
+  OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
+};
 
 // The on-chip variables a .mlu kernel declared in one space: which declaration
 // owns each 64-byte granule (0: none) and where each ends, so that an operand
@@ -157,6 +166,8 @@ struct CoreContext {
   // Declared variables of a .mlu kernel (indexed by Space), null for kernels
   // that carve their buffers with __nram_buffer__.
   const DeclaredRegions *regions = nullptr;
+  // The run of a launch this core is in (runtime/launch.h), read on the hot
+  // path of every declared on-chip variable's use.
   uint64_t launch_serial = 0;
   const char *where = nullptr;  // .mlu line of the running intrinsic, if known
   SharedAccessLog *access_log = nullptr;  // the race check's, null when it is off

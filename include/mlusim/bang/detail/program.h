@@ -157,6 +157,19 @@ void launch(cnrtDim3_t dim, cnrtFunctionType_t type, cnrtQueue_t queue, const ch
   run_launch(kernel_name, where, dim, type, queue, [&] { std::apply(kernel, values); });
 }
 
+// A kernel template launched without template arguments: mlusim-cncc passes a
+// generic lambda that calls it, so its template arguments are deduced from the
+// arguments as in any call. Arguments are evaluated once and kept by value;
+// each core's call converts them to the parameter types (the same values each
+// time), and a wrong argument count is the call's "no matching function".
+template <typename Call, typename... Args>
+  requires std::is_class_v<Call>
+void launch(cnrtDim3_t dim, cnrtFunctionType_t type, cnrtQueue_t queue, const char *kernel_name,
+            const char *where, Call call, Args &&...args) {
+  std::tuple<std::decay_t<Args>...> values(std::forward<Args>(args)...);
+  run_launch(kernel_name, where, dim, type, queue, [&] { std::apply(call, values); });
+}
+
 // Selects the preset the program was built for (mlusim-cncc maps
 // --bang-mlu-arch to it), unless MLUSIM_DEVICE chooses one. Returns true so it
 // can initialise a static.

@@ -1,0 +1,196 @@
+// The simulated core's contract (include/mlusim/bang/detail/core.h): names of
+// pipes and spaces, the calling thread's core, fault messages, the async-hazard
+// check, trace events, and the tensor pipe's issue.
+#include <algorithm>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "ops/common/kernel.h"
+#include "runtime/onchip_memory.h"
+#include "runtime/segments.h"
+
+namespace mlusim {
+
+const char *pipe_name(uint8_t pipe) {
+  switch (pipe) {
+    case kIoPipe: return "IO";
+    case kMovePipe: return "move";
+    case kVectorPipe: return "vector";
+    case kTensorPipe: return "tensor";
+  }
+  return "stream";
+}
+
+const char *space_name(Space s) {
+  switch (s) {
+    case Space::kNram: return "NRAM";
+    case Space::kSram: return "SRAM";
+    case Space::kWram: return "WRAM";
+    case Space::kGdram: return "GDRAM";
+    case Space::kLdram: return "LDRAM";
+  }
+  return "?";
+}
+
+namespace detail {
+
+thread_local CoreContext *tls_core __attribute__((tls_model("initial-exec"))) = nullptr;
+
+std::string core_name(const CoreContext &c) {
+  return c.is_mpu ? fmt::format("cluster {} memory core", c.physical_cluster)
+                  : fmt::format("cluster {} core {}", c.physical_cluster, c.core_in_cluster);
+}
+
+void fault(const CoreContext &c, const std::string &what) {
+  const char *kernel = c.launch != nullptr ? c.launch->kernel : "(none)";
+  const std::string at = c.where != nullptr ? fmt::format(" at {}", c.where) : std::string();
+  throw KernelFault{fmt::format("kernel '{}' [{}, task {}]{}: {}", kernel, core_name(c), c.task_id,
+                                at, what)};
+}
+
+namespace {
+
+struct OnchipRegion {
+  Space space;
+  const std::byte *base;
+  size_t capacity, declared;
+};
+
+OnchipRegion region(const CoreContext &c, Space s) {
+  switch (s) {
+    case Space::kNram: return {s, c.nram, c.nram_capacity, c.nram_declared};
+    case Space::kSram: return {s, c.sram, c.sram_capacity, c.sram_declared};
+    default: return {s, c.wram, c.wram_capacity, c.wram_declared};
+  }
+}
+
+// Where p lives, for messages: "NRAM +0x40", "GDRAM allocation #2 ...", ...
+std::string where(const CoreContext &c, const void *p, Space *space_out) {
+  for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
+    OnchipRegion r = region(c, s);
+    uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(r.base);
+    if (r.base != nullptr && off < r.capacity) {
+      *space_out = s;
+      return fmt::format("{} +{:#x}", space_name(s), off);
+    }
+  }
+  *space_out = Space::kGdram;
+  return gdram_describe(*c.gdram, p);
+}
+
+}  // namespace
+
+void fault_bounds(const CoreContext &c, const char *op, const char *operand, Space expected,
+                  const void *p, size_t bytes) {
+  if (c.is_mpu && (expected == Space::kNram || expected == Space::kWram))
+    fault(c, fmt::format("{}: {} must be in {}, which a memory core does not have (a UNION "
+                         "launch runs the kernel on each cluster's memory core too: start it "
+                         "with `if (__is_mpu()) return;` as mlu-ops kernels do, or guard this "
+                         "code with `if (__is_ipu())`)",
+                         op, operand, space_name(expected)));
+  Space actual;
+  std::string at = where(c, p, &actual);
+  if (actual == expected && expected != Space::kGdram) {
+    OnchipRegion r = region(c, expected);
+    uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(r.base);
+    fault(c, fmt::format("{}: {} at {} with {} bytes runs {} bytes past the {} bytes of {} the "
+                         "kernel declared",
+                         op, operand, at, bytes, off + bytes - r.declared, r.declared,
+                         space_name(expected)));
+  }
+  if (actual == expected)
+    fault(c, fmt::format("{}: {} [{}, +{} bytes) is not inside one GDRAM allocation: {}", op,
+                         operand, p, bytes, at));
+  fault(c, fmt::format("{}: {} {} is in {}, but the instruction needs {} there", op, operand, at,
+                       actual == Space::kGdram ? "no on-chip memory" : space_name(actual),
+                       space_name(expected)));
+}
+
+void fault_alignment(const CoreContext &c, const char *op, const char *operand, const void *p,
+                     size_t bytes) {
+  uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
+  fault(c, fmt::format("{}: {} at NRAM +{:#x} with {} bytes breaks the vector alignment rules "
+                       "(start aligned to {} bytes, size a multiple of {} bytes)",
+                       op, operand, off, bytes, c.cost.nram_align_mask + 1,
+                       c.cost.vector_count_align));
+}
+
+std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi) {
+  Space s;
+  return fmt::format("{} ({} bytes)", where(c, reinterpret_cast<const void *>(lo), &s), hi - lo);
+}
+
+void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
+                  Pipe own) {
+  for (const PendingCopy &p : c.pending) {
+    if (p.pipe == own) continue;  // one DMA queue runs its copies in order
+    uintptr_t lo, hi;
+    const bool hits_dst = first_overlap(range, p.dst, &lo, &hi);
+    if (!hits_dst && !(write && first_overlap(range, p.src, &lo, &hi))) continue;
+    // Scalar code is no instruction of ours: it runs after the last one issued.
+    const std::string when = own == kPipeCount
+                                 ? fmt::format("after instruction #{}", c.issued)
+                                 : fmt::format("instruction #{}", c.issued + 1);
+    fault(c, fmt::format(
+                 "async hazard: {} {} {} ({}) while {} (instruction #{}, {} pipe) "
+                 "still {} it: fence the copy (__sync_{}() or __sync()) before this access",
+                 op, write ? (hits_dst ? "writes" : "overwrites the source") : "reads",
+                 describe_range(c, lo, hi), when, p.op, p.seq, pipe_name(p.pipe),
+                 hits_dst ? "writes" : "reads", p.pipe == kIoPipe ? "io" : "move"));
+  }
+}
+
+void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write) {
+  hazard_check(c, "scalar code", Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write,
+               kPipeCount);
+}
+
+void record_event(CoreContext &c, const TraceEvent &e) { c.events.push_back(e); }
+
+void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
+                  double cycles) {
+  CoreContext &c = this_core();
+  require_onchip(c, op, "dst", dst.space, dst.p, dst.bytes);
+  Access a = access_of(dst.p, dst.bytes, nullptr, 0, nullptr, 0);
+  int n = 0;
+  for (const TensorOperand &s : srcs) {
+    require_onchip(c, op, "src", s.space, s.p, s.bytes);
+    check_read(c, op, s.p, s.bytes);
+    // Two read ranges are tracked for timing: the first source and the hull of the rest.
+    const auto lo = reinterpret_cast<uintptr_t>(s.p), hi = lo + s.bytes;
+    if (n++ == 0) {
+      a.r0_lo = lo, a.r0_hi = hi;
+    } else {
+      a.r1_lo = a.r1_hi == 0 ? lo : std::min(a.r1_lo, lo);
+      a.r1_hi = std::max(a.r1_hi, hi);
+    }
+  }
+  check_write(c, op, dst.p, dst.bytes);
+  issue(c, kTensorPipe, cycles, false, a, op, "tensor", dst.p,
+        srcs.size() > 0 ? srcs.begin()->p : nullptr, dst.bytes);
+}
+
+std::byte *declare_onchip(Space space, size_t bytes, const char *name) {
+  CoreContext &c = this_core();
+  if (c.is_mpu && space != Space::kSram) {
+    // BANG's __nram__ arrays are static: the memory core passes their
+    // declaration but owns no NRAM/WRAM; any intrinsic on them faults.
+    return nullptr;
+  }
+  std::byte *base = space == Space::kNram ? c.nram : space == Space::kSram ? c.sram : c.wram;
+  size_t &declared = space == Space::kNram   ? c.nram_declared
+                     : space == Space::kSram ? c.sram_declared
+                                             : c.wram_declared;
+  size_t capacity = region(c, space).capacity;
+  size_t start = onchip_place(declared, bytes, capacity);
+  if (start > capacity || bytes > capacity - start)
+    fault(c, fmt::format("{} buffer '{}' of {} bytes does not fit: {} bytes already declared, "
+                         "{} usable on this device",
+                         space_name(space), name, bytes, start, capacity));
+  declared = start + bytes;
+  onchip_declared(c, space, start, bytes);
+  return base + start;
+}
+
+}  // namespace detail
+}  // namespace mlusim

@@ -1,0 +1,181 @@
+// Copies, atomics, fences and barriers (include/mlusim/bang/memory.h): the
+// out-of-line half of __memcpy, __memcpy_async, __bang_atomic_*, __sync*.
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include <spdlog/fmt/fmt.h>
+
+#include "mlusim/bang/memory.h"
+#include "runtime/scheduler.h"
+#include "runtime/segments.h"
+
+namespace mlusim::detail {
+
+// "__memcpy GDRAM2NRAM" and the like, built once: fault messages name the
+// direction without the hot path formatting a string per copy.
+const char *copy_label(bool async, mluMemcpyDirection_t dir) {
+  static const auto labels = [] {
+    std::array<std::array<std::string, MLUSIM_DIRECTION_COUNT>, 2> l;
+    for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) {
+      l[0][d] = fmt::format("__memcpy {}", mlusimDirectionName(d));
+      l[1][d] = fmt::format("__memcpy_async {}", mlusimDirectionName(d));
+    }
+    return l;
+  }();
+  return labels[async][dir].c_str();
+}
+
+namespace {
+
+void move_data(const Segments &dst, const Segments &src) {
+  auto *to = reinterpret_cast<std::byte *>(dst.lo);
+  auto *from = reinterpret_cast<const std::byte *>(src.lo);
+  if (dst.stride == dst.bytes && src.stride == src.bytes) {
+    std::memmove(to, from, dst.bytes * dst.count);
+    return;
+  }
+  for (size_t i = 0; i < dst.count; ++i)
+    std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);
+}
+
+// The async copies of the pipes in `mask` land, in issue order.
+void land_copies(CoreContext &c, unsigned mask) {
+  auto kept = c.pending.begin();
+  for (auto it = c.pending.begin(); it != c.pending.end(); ++it) {
+    if ((mask >> it->pipe) & 1u)
+      move_data(it->dst, it->src);
+    else
+      *kept++ = *it;
+  }
+  c.pending.erase(kept, c.pending.end());
+}
+
+constexpr unsigned bit(Pipe p) { return 1u << p; }
+constexpr unsigned kAllPipes = (1u << kPipeCount) - 1;
+
+// What other cores may touch, for the race check: GDRAM, and the cluster's
+// SRAM in UNION launches (its cores and memory core share it; BLOCK tasks
+// share none).
+void log_copy_side(CoreContext &c, Space space, const Segments &range, bool write,
+                   const char *op) {
+  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
+    log_shared(c, space, range, write, false, op);
+}
+
+double copy_cycles(CoreContext &c, const DirectionInfo &d, size_t n, size_t segs) {
+  if (d.dst == Space::kGdram || d.src == Space::kGdram) {
+    double traffic = gdram_granules(n, segs) * ((d.dst == d.src) ? 2 : 1);
+    c.gdram_traffic += traffic;
+    return c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
+  }
+  return c.cost.onchip_latency + static_cast<double>(n * segs) / c.cost.onchip_bytes_per_cycle;
+}
+
+}  // namespace
+
+void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+          int dst_stride, int src_stride, int segnum, bool async) {
+  CoreContext &c = this_core();
+  const DirectionInfo d = direction_info(dir);
+  const char *dir_name = mlusimDirectionName(dir);
+  if (size < 0 || segnum < 0 || dst_stride < 0 || src_stride < 0)
+    fault(c, fmt::format("{} {}: negative size {}, stride ({}, {}) or segnum {}", op, dir_name,
+                         size, dst_stride, src_stride, segnum));
+  const size_t n = static_cast<size_t>(size), segs = static_cast<size_t>(segnum) + 1;
+  const Segments to{reinterpret_cast<uintptr_t>(dst), n, static_cast<size_t>(dst_stride), segs};
+  const Segments from{reinterpret_cast<uintptr_t>(src), n, static_cast<size_t>(src_stride), segs};
+  const char *label = copy_label(async, dir);
+  require_space(c, label, "dst", d.dst, dst, to.hi() - to.lo);
+  require_space(c, label, "src", d.src, src, from.hi() - from.lo);
+  // A synchronous copy waits for the async copies queued before it on its pipe.
+  if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
+  if (!c.pending.empty()) {
+    hazard_check(c, label, from, false, d.pipe);
+    hazard_check(c, label, to, true, d.pipe);
+  }
+  log_copy_side(c, d.src, from, false, label);
+  log_copy_side(c, d.dst, to, true, label);
+
+  c.bytes_moved[dir] += static_cast<double>(n * segs);
+  const double cycles = copy_cycles(c, d, n, segs);
+  issue(c, d.pipe, cycles, async, access_of(dst, to.hi() - to.lo, src, from.hi() - from.lo,
+                                            nullptr, 0),
+        op, dir_name, dst, src, n * segs);
+  if (async)
+    c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.issued});
+  else
+    move_data(to, from);
+}
+
+void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
+                    size_t elements) {
+  CoreContext &c = this_core();
+  require_gdram(c, op, "dst", gdram_dst, bytes);
+  // Atomics add whole elements: a dst off its element alignment faults instead of tearing.
+  const size_t element_bytes = elements > 0 ? bytes / elements : 1;
+  if (element_bytes > 1 && reinterpret_cast<uintptr_t>(gdram_dst) % element_bytes != 0)
+    fault(c, fmt::format("{}: dst {} is not aligned to its {}-byte elements", op,
+                         gdram_describe(*c.gdram, gdram_dst), element_bytes));
+  if (!c.pending.empty()) land_copies(c, bit(kIoPipe));  // in order on the IO queue
+  if (nram_src != nullptr) {
+    require_onchip(c, op, "src", Space::kNram, nram_src, bytes);
+    check_read(c, op, nram_src, bytes, kIoPipe);
+  }
+  check_write(c, op, gdram_dst, bytes, kIoPipe);
+  log_shared(c, Space::kGdram, Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1},
+             true, true, op);
+  double traffic = 2 * gdram_granules(bytes, 1);  // read-modify-write
+  c.gdram_traffic += traffic;
+  c.atomic_elems += static_cast<double>(elements);
+  issue(c, kIoPipe, c.cost.atomic_latency + traffic / c.cost.gdram_bytes_per_cycle, false,
+        access_of(gdram_dst, bytes, nram_src, nram_src != nullptr ? bytes : 0, nullptr, 0), op,
+        "GDRAM", gdram_dst, nram_src, bytes);
+}
+
+namespace {
+
+// The stream waits for the pipes in `mask`; their async copies land.
+void fence(const char *op, unsigned mask) {
+  CoreContext &c = this_core();
+  const double before = c.now;
+  for (int p = 0; p < kPipeCount; ++p)
+    if ((mask >> p) & 1u) c.now = std::max(c.now, c.pipe_free[p]);
+  if (!c.pending.empty()) land_copies(c, mask);
+  if (c.tracing && c.now > before)
+    record_event(c, TraceEvent{op, "wait", kStreamLane, false, before, before, before, c.now,
+                               nullptr, nullptr, 0});
+}
+
+void barrier(BarrierScope scope, const char *op) {
+  CoreContext &c = this_core();
+  if (!c.launch->is_union)
+    fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
+  if (scope == BarrierScope::kUnionIpu && c.is_mpu)
+    fault(c, fmt::format("{} is for the compute cores; the memory core does not take part", op));
+  fence(op, kAllPipes);
+  const double arrival = c.now;
+  c.launch->scheduler->barrier(c, scope, op);
+  if (c.tracing)
+    record_event(c, TraceEvent{op, "barrier", kStreamLane, false, arrival, arrival, arrival,
+                               c.now, nullptr, nullptr, 0});
+}
+
+}  // namespace
+
+}  // namespace mlusim::detail
+
+using mlusim::BarrierScope;
+using mlusim::detail::bit;
+using mlusim::detail::fence;
+
+void __sync() { fence("__sync", mlusim::detail::kAllPipes); }
+void __sync_io() { fence("__sync_io", bit(mlusim::kIoPipe)); }
+void __sync_move() { fence("__sync_move", bit(mlusim::kMovePipe)); }
+void __sync_compute() {
+  fence("__sync_compute", bit(mlusim::kVectorPipe) | bit(mlusim::kTensorPipe));
+}
+void __sync_io_move_compute() { fence("__sync_io_move_compute", mlusim::detail::kAllPipes); }
+void __sync_cluster() { mlusim::detail::barrier(BarrierScope::kCluster, "__sync_cluster"); }
+void __sync_all() { mlusim::detail::barrier(BarrierScope::kUnion, "__sync_all"); }
+void __sync_all_ipu() { mlusim::detail::barrier(BarrierScope::kUnionIpu, "__sync_all_ipu"); }

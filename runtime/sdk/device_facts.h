@@ -1,0 +1,33 @@
+// What the host SDK (CNRT, CNDrv, CNDev) reports about the simulated device:
+// its attributes, ISA version, memory bus and PCI address, all derived from
+// the current device (runtime/device_spec.h). One device, ordinal 0.
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/device_spec.h"
+
+namespace mlusim::sdk {
+
+// The PCI address every query reports for the simulated device.
+inline constexpr const char *kPciBusId = "0000:01:00.0";
+inline constexpr int kPciDomain = 0, kPciBus = 1, kPciDevice = 0;
+
+inline bool valid_ordinal(int64_t ordinal) { return ordinal == 0; }
+
+// The MLU ISA version of the device (372 for the MLU370-X4).
+int isa_version(const DeviceSpec &spec);
+// GDRAM bus width in bits and the memory clock it implies for the device's
+// bandwidth (double data rate): bandwidth = bits / 8 * 2 * clock.
+int gdram_bus_bits(const DeviceSpec &spec);
+int64_t memory_clock_khz(const DeviceSpec &spec);
+// The largest UNIONn (n a power of two up to 16) the device's clusters hold.
+int max_union_clusters(const DeviceSpec &spec);
+
+enum class Attribute { answered, not_supported, unknown };
+// `code` is a CNRT attribute (cnrtDeviceAttr_t) or CNDrv attribute
+// (CNdevice_attribute): both number them alike. Fills *value when answered,
+// else logs why, naming `api`.
+Attribute device_attribute(int code, int *value, const char *api);
+
+}  // namespace mlusim::sdk
