@@ -15,7 +15,6 @@
 
 #include "mlu_op.h"
 #include "runtime/device_spec.h"
-#include "runtime/launch.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
 
