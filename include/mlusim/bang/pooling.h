@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "mlusim/bang/detail/shaped.h"
@@ -97,7 +98,8 @@ void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, i
     fault(mlusim::this_core(), std::string(op) + ": value_index_stride " +
                                    std::to_string(index_offset) + " is inside the " +
                                    std::to_string(value_bytes) + " bytes of pooled values");
-  auto *indices = reinterpret_cast<uint32_t *>(reinterpret_cast<std::byte *>(dst) + index_offset);
+  // The indices need not be 4-byte aligned (half values, odd channel counts).
+  std::byte *indices = reinterpret_cast<std::byte *>(dst) + index_offset;
   mlusim::CoreContext &c = mlusim::this_core();
   require_shaped(c, op, "src", mlusim::Space::kNram, src, h * w * ch * sizeof(T), true);
   require_shaped(c, op, "dst", mlusim::Space::kNram, dst, value_bytes, false);
@@ -118,6 +120,7 @@ void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, i
           if (v > best_value) best = at, best_value = v;
         }
         dst[(y * ow + x) * ch + k] = best_value;
-        indices[(y * ow + x) * ch + k] = static_cast<uint32_t>(best);
+        const auto at = static_cast<uint32_t>(best);
+        std::memcpy(indices + ((y * ow + x) * ch + k) * sizeof(at), &at, sizeof(at));
       }
 }
