@@ -25,6 +25,7 @@ enum class BarrierScope {
   kCluster,   // __sync_cluster: one physical cluster's cores and memory core
   kUnion,     // __sync_all: every core and memory core of one UnionN task
   kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
+  kClusterIpu,  // __sync_all_ipu_within_cluster: the compute cores of one physical cluster
   kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
   kScopeCount,
 };
@@ -82,7 +83,7 @@ class Scheduler {
 
   std::vector<Core> cores_;
   std::vector<std::vector<int>> units_;
-  std::vector<Barrier> clusters_, unions_, union_ipus_, task_ends_;
+  std::vector<Barrier> clusters_, cluster_ipus_, unions_, union_ipus_, task_ends_;
   int union_clusters_;
   CorePicker picker_;
   size_t next_unit_ = 0;

@@ -141,6 +141,28 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
                 .kind = StepKind::kAtomic, .pipe = kIoPipe});
 }
 
+void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write) {
+  CoreContext &c = this_core();
+  require_space(c, op, write ? "dst" : "src", space, p, bytes);
+  check_scalar_access(p, bytes, write);
+  if (space == Space::kNram) return;
+  log_copy_side(c, space, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write, op);
+  const bool gdram = space == Space::kGdram;
+  double cycles =
+      c.cost.onchip_latency + static_cast<double>(bytes) / c.cost.onchip_bytes_per_cycle;
+  if (gdram) {
+    const double traffic = gdram_granules(bytes, 1);
+    c.gdram_traffic += traffic;
+    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
+  }
+  const Pipe pipe = gdram ? kIoPipe : kMovePipe;
+  const Access a = write ? access_of(p, bytes, nullptr, 0, nullptr, 0)
+                         : access_of(nullptr, 0, p, bytes, nullptr, 0);
+  issue(c, pipe, cycles, false, a, op, space_name(space), write ? p : nullptr,
+        write ? nullptr : p, bytes);
+  if (!write) c.now = std::max(c.now, c.pipe_free[pipe]);  // scalar code needs the value
+}
+
 namespace {
 
 // The stream waits for the pipes in `mask`; their async copies land.
@@ -155,7 +177,7 @@ void barrier(BarrierScope scope, const char *op) {
   CoreContext &c = this_core();
   if (!c.launch->is_union)
     fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
-  if (scope == BarrierScope::kUnionIpu && c.is_mpu)
+  if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu)
     fault(c, fmt::format("{} is for the compute cores; the memory core does not take part", op));
   fence(op, kAllPipes);
   c.launch->scheduler->barrier(c, scope, op);
@@ -179,3 +201,6 @@ void __sync_io_move_compute() { fence("__sync_io_move_compute", mlusim::detail::
 void __sync_cluster() { mlusim::detail::barrier(BarrierScope::kCluster, "__sync_cluster"); }
 void __sync_all() { mlusim::detail::barrier(BarrierScope::kUnion, "__sync_all"); }
 void __sync_all_ipu() { mlusim::detail::barrier(BarrierScope::kUnionIpu, "__sync_all_ipu"); }
+void __sync_all_ipu_within_cluster() {
+  mlusim::detail::barrier(BarrierScope::kClusterIpu, "__sync_all_ipu_within_cluster");
+}

@@ -2,7 +2,8 @@
 // feature map is in NRAM, the weights in WRAM, the result in NRAM.
 //
 // Layouts (mlusim models the logical layout; the interleaved WRAM order the
-// device wants, which __bang_reshape_filter produces, is not modelled):
+// device wants is not modelled, so __bang_reshape_filter, which produces it,
+// copies the filter unchanged):
 //   matmul: dst[m][n] = sum_k src[m][k] * weights[n][k]  (weights stored one
 //           output column per row, as a 1x1 conv filter [n][1][1][k]).
 //   conv:   src [height][width][ci] (HWC), kernel [co][kh][kw][ci],
@@ -197,4 +198,24 @@ void __bang_conv(D *dst, const S *src, const K *kernel, const D *bias, int chann
   const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
                                             kernel_width, stride_x, stride_y, channel_output);
   mlusim::detail::conv(op, dst, src, kernel, bias, s, fix_position);
+}
+
+// Rearranges an NRAM filter [n][h][w][c] into the order the matrix unit reads
+// from WRAM. mlusim's matrix unit reads the logical order, so this copies src
+// to dst unchanged (no in-place form); shaped NRAM operands, vector pipe.
+template <typename T>
+void __bang_reshape_filter(T *dst, const T *src, int n, int h, int w, int c) {
+  static_assert(mlusim::detail::is_float_or_half<T> || mlusim::detail::is_fixed_point<T>,
+                "__bang_reshape_filter: float, half, int16 and int8 filters");
+  const char *op = "__bang_reshape_filter";
+  using mlusim::detail::positive;
+  const size_t elements =
+      positive(op, "n", n) * positive(op, "h", h) * positive(op, "w", w) * positive(op, "c", c);
+  const size_t bytes = elements * sizeof(T);
+  mlusim::CoreContext &core = mlusim::this_core();
+  mlusim::detail::require_shaped(core, op, "src", mlusim::Space::kNram, src, bytes, true);
+  mlusim::detail::require_shaped(core, op, "dst", mlusim::Space::kNram, dst, bytes, false);
+  mlusim::detail::require_apart(op, dst, src, bytes);
+  mlusim::detail::charge_vector<T>(core, op, dst, src, bytes, elements);
+  std::memcpy(dst, src, bytes);
 }

@@ -12,15 +12,11 @@
 #endif
 
 #include <string>
-#include <type_traits>
 
 #include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/vector.h"
 
 namespace mlusim::detail {
-
-template <typename T>
-constexpr bool is_float_or_half = std::is_same_v<T, float> || std::is_same_v<T, half>;
 
 [[noreturn]] inline void fault_shaped_alignment(const CoreContext &c, const char *op,
                                                 const char *operand, Space space, size_t offset) {
