@@ -114,14 +114,28 @@ cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report);
 /* The message of the last kernel fault or launch error on this host thread. */
 const char *mlusimGetLastError(void);
 
-/* Tracing. Records every intrinsic of the cores the filter admits; the filter is
- * "kernel=<substring>,cluster=<n>,core=<n>" with any part optional (also from
- * MLUSIM_TRACE_FILTER). mlusimTraceStart is implied by MLUSIM_TRACE_JSON=<file>,
- * which writes the file at exit. */
+/* Tracing (docs/tracing.md). Records every intrinsic of the cores the filter
+ * admits; the filter is "kernel=<substring>,cluster=<n>,core=<n>" with any part
+ * optional (also from MLUSIM_TRACE_FILTER). mlusimTraceStart is implied by
+ * MLUSIM_TRACE_JSON=<file> and MLUSIM_TRACE_SVG=<file>, which write the file at
+ * exit. Launches that run while tracing are counted from 0 (since the last
+ * mlusimTraceClear). */
 cnrtRet_t mlusimSetTraceFilter(const char *filter);
+/* Which launches are kept for the exports (also MLUSIM_TRACE_LAUNCH): NULL or
+ * "" every one (the default), "<n>" launch n only, "longest" the longest one,
+ * any other text the longest launch of a kernel whose name contains it.
+ * Keeping one launch bounds the memory a long program's trace takes. */
+cnrtRet_t mlusimTraceSelectLaunch(const char *which);
 cnrtRet_t mlusimTraceStart(void);
 cnrtRet_t mlusimTraceStop(void);
+/* Every kept launch as Chrome trace-event JSON (Perfetto, chrome://tracing). */
 cnrtRet_t mlusimTraceWriteChromeJson(const char *path);
+/* Launch `launch` (its number; -1: the longest kept) as an SVG timeline: one
+ * row per pipe and stream of every traced core. cnrtErrorArgsInvalid if that
+ * launch was not kept or traced no core. */
+cnrtRet_t mlusimTraceWriteSvg(const char *path, int launch);
+/* Launches counted while tracing since the last mlusimTraceClear. */
+int mlusimTraceGetLaunchCount(void);
 void mlusimTraceClear(void);
 
 /* Checks for finding bugs (docs/finding_bugs.md).

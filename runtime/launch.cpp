@@ -363,7 +363,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const std::vector<timing::CoreTiming> timings = timing::replay(steps_of(name, cores),
                                                                   timing::prices_of(spec));
   const mlusimReport_t report = make_report(name, spec, cores, timings);
-  trace::collect(name, q->now_us, spec.clock_ghz, cores, timings);
+  trace::collect(name, spec, report, q->now_us, cores, timings);
   record_launch(*q, report);
   set_last_error_message("");
   log::runtime().debug("kernel '{}' dim ({}, {}, {}) on {} cores: {:.2f} us", name, dim.x, dim.y,

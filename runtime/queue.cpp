@@ -7,6 +7,7 @@
 #include "runtime/handles.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
+#include "runtime/trace.h"
 
 namespace {
 std::atomic<uint64_t> g_next_queue_id{1};
@@ -233,6 +234,7 @@ OpScope::OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, do
   report_.theory_ops = theory_ops;
   report_.theory_dtype = theory_dtype;
   if (queue_ != nullptr) t_open_op = OpenOp{queue_.get(), &report_};
+  trace::op_begin();
 }
 
 OpScope::~OpScope() {
@@ -243,6 +245,7 @@ OpScope::~OpScope() {
     std::lock_guard<std::mutex> lock(queue_->reports_mutex);
     reports_of_this_thread(*queue_).last_op = report_;
   }
+  trace::op_end(report_);
   log::op().debug("{}: {:.2f} us on {}, IO efficiency {:.1f}%, compute efficiency {:.1f}%",
                   report_.name, report_.device_time_us, current_device().name,
                   100 * report_.io_efficiency, 100 * report_.compute_efficiency);
