@@ -69,7 +69,7 @@ set_tests_properties(bang_unknown_intrinsic_in_template_is_a_compile_error PROPE
 function(mlusim_settings_test name setting expected)
   add_test(NAME bang_settings_${name} COMMAND bang_vector_add_block)
   # The log line says it (CI runs with MLUSIM_LOG=off).
-  set_tests_properties(bang_settings_${name} PROPERTIES ENVIRONMENT "${setting};MLUSIM_LOG=error"
+  set_tests_properties(bang_settings_${name} PROPERTIES ENVIRONMENT "MLUSIM_LOG=error;${setting}"
                        PASS_REGULAR_EXPRESSION "${expected}")
 endfunction()
 mlusim_settings_test(unknown_device "MLUSIM_DEVICE=MLU999"
@@ -80,3 +80,4 @@ mlusim_settings_test(misspelt_name "MLUSIM_DEVCIE=MLU270"
   "MLUSIM_DEVCIE is no setting of mlusim \\(the settings are MLUSIM_DEVICE, MLUSIM_CLOCK_MHZ")
 mlusim_settings_test(bad_fill "MLUSIM_FILL=pink" "MLUSIM_FILL='pink' is none of the valid values")
 mlusim_settings_test(bad_races "MLUSIM_RACES=maybe" "MLUSIM_RACES='maybe' is none of the valid values: fault")
+mlusim_settings_test(bad_log "MLUSIM_LOG=loud" "MLUSIM_LOG=.loud. is none of the valid values")
