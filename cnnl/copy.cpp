@@ -1,0 +1,207 @@
+// cnnlCopy_v2 and cnnlTranspose_v2 (with its descriptor calls): both are the
+// strided copy of copy_kernel.h. A copy takes the input's strides as they are,
+// a transpose takes them in the permuted order; the output's strides are its
+// own either way.
+#include <algorithm>
+#include <climits>
+#include <numeric>
+#include <utility>
+
+#include <spdlog/fmt/ranges.h>
+
+#include "cnnl/copy_kernel.h"
+#include "cnnl/host.h"
+#include "runtime/queue.h"
+
+namespace {
+
+using cnnlsim::CopyPlan;
+using cnnlsim::Tensor;
+
+struct Axis {
+  int64_t size, src_stride, dst_stride;
+};
+
+// Drops dims of size 1 and merges neighbours that are contiguous on both
+// sides, so that the last dim is as long a row as the layouts allow.
+std::vector<Axis> canonical_axes(std::vector<Axis> axes) {
+  std::vector<Axis> out;
+  for (const Axis &a : axes) {
+    if (a.size == 1) continue;
+    if (!out.empty() && out.back().src_stride == a.src_stride * a.size &&
+        out.back().dst_stride == a.dst_stride * a.size) {
+      out.back() = Axis{out.back().size * a.size, a.src_stride, a.dst_stride};
+    } else {
+      out.push_back(a);
+    }
+  }
+  if (out.empty()) out.push_back(Axis{1, 1, 1});
+  return out;
+}
+
+// True when no two elements of the tensor share an address: sorted by
+// stride, each dim's stride clears everything the smaller ones span.
+bool elements_distinct(const Tensor &t) {
+  std::vector<std::pair<int64_t, int64_t>> by_stride;  // (stride, size)
+  for (int i = 0; i < t.rank(); ++i)
+    if (t.dim(i) > 1) by_stride.emplace_back(t.strides[i], t.dim(i));
+  std::sort(by_stride.begin(), by_stride.end());
+  int64_t span = 1;  // elements the dims so far reach, plus one
+  for (const auto &[stride, size] : by_stride) {
+    if (stride < span) return false;
+    span = stride * (size - 1) + span;
+  }
+  return true;
+}
+
+bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
+  const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
+  return a_bytes != 0 && b_bytes != 0 && lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
+}
+
+// Checks the pointers and launches the copy of `axes` (in the output's dim
+// order) from `in` to `out`; the caller checked dims and dtypes.
+cnnlStatus_t run_copy(const char *api, cnnlHandle_t handle, const Tensor &in_t, const void *in,
+                      const Tensor &out_t, void *out, std::vector<Axis> axes) {
+  cnrtQueue_t queue = nullptr;
+  CNNL_RETURN_IF_ERROR(cnnlsim::queue_of(api, handle, queue));
+  const size_t width = cnnlsim::dtype_size(out_t.dtype);
+  CNNL_SUPPORTS(api, width == 1 || width == 2 || width == 4 || width == 8,
+                "elements of 1, 2, 4 or 8 bytes, output is {}", cnnlsim::describe(out_t));
+  if (out_t.elements() == 0) return CNNL_STATUS_SUCCESS;
+  CNNL_CHECK(api, elements_distinct(out_t), "output {}: its strides give two elements one address",
+             cnnlsim::describe(out_t));
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_device(api, "input", in, in_t));
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_device(api, "output", out, out_t));
+  CNNL_CHECK(api, !overlap(in, in_t.span_bytes(), out, out_t.span_bytes()),
+             "input and output share memory: in-place copies are not supported");
+
+  CopyPlan plan;
+  const std::vector<Axis> merged = canonical_axes(std::move(axes));
+  plan.rank = static_cast<int>(merged.size());
+  for (int i = 0; i < plan.rank; ++i) {
+    plan.shape[i] = merged[i].size;
+    plan.src_stride[i] = merged[i].src_stride;
+    plan.dst_stride[i] = merged[i].dst_stride;
+  }
+  const Axis &row = merged.back();
+  CNNL_SUPPORTS(api,
+                std::max(row.src_stride, row.dst_stride) * static_cast<int64_t>(width) <= INT_MAX,
+                "innermost strides of at most 2^31 - 1 bytes (one DMA's reach), got {} and {} "
+                "elements", row.src_stride, row.dst_stride);
+  plan.src = in;
+  plan.dst = out;
+  plan.width = static_cast<int>(width);
+  plan.nram_bytes = cnnlsim::nram_bytes();
+  plan.chunk = std::min<int64_t>(row.size, plan.nram_bytes / plan.width);
+  const int64_t items = out_t.elements() / row.size * cnnlsim::ceil_div(row.size, plan.chunk);
+  plan.dim = cnnlsim::union1_dim(items);
+
+  mlusim::OpScope scope(queue, api, cnnlsim::io_bytes({&in_t, &out_t}), 0, out_t.dtype);
+  return cnnlsim::launched(api, cnnlsim::launch_copy(queue, plan));
+}
+
+}  // namespace
+
+cnnlStatus_t cnnlCopy_v2(cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc,
+                         const void *input, const cnnlTensorDescriptor_t output_desc, void *output,
+                         void * /*workspace*/, size_t /*workspace_size*/) {
+  const char *api = "cnnlCopy_v2";
+  Tensor in_t, out_t;
+  CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "input_desc", input_desc, in_t));
+  CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "output_desc", output_desc, out_t));
+  CNNL_CHECK(api, in_t.dims == out_t.dims && in_t.dtype == out_t.dtype,
+             "input {} and output {} must have equal dims and dtype", cnnlsim::describe(in_t),
+             cnnlsim::describe(out_t));
+  std::vector<Axis> axes;
+  for (int i = 0; i < out_t.rank(); ++i)
+    axes.push_back(Axis{out_t.dim(i), in_t.strides[i], out_t.strides[i]});
+  return run_copy(api, handle, in_t, input, out_t, output, std::move(axes));
+}
+
+cnnlStatus_t cnnlCreateTransposeDescriptor(cnnlTransposeDescriptor_t *desc) {
+  CNNL_CHECK("cnnlCreateTransposeDescriptor", desc != nullptr, "null output pointer");
+  *desc = cnnlsim::create_object<cnnlTransposeStruct>();
+  return CNNL_STATUS_SUCCESS;
+}
+
+cnnlStatus_t cnnlDestroyTransposeDescriptor(cnnlTransposeDescriptor_t desc) {
+  CNNL_CHECK("cnnlDestroyTransposeDescriptor", cnnlsim::destroy_object<cnnlTransposeStruct>(desc),
+             "descriptor {} is not a live transpose descriptor", static_cast<void *>(desc));
+  return CNNL_STATUS_SUCCESS;
+}
+
+cnnlStatus_t cnnlSetTransposeDescriptor(cnnlTransposeDescriptor_t desc, const int dims,
+                                        const int permute[]) {
+  const char *api = "cnnlSetTransposeDescriptor";
+  const auto live = cnnlsim::find_transpose(desc);
+  CNNL_CHECK(api, live != nullptr, "descriptor {} is not a live transpose descriptor",
+             static_cast<void *>(desc));
+  CNNL_CHECK(api, dims >= 1 && dims <= CNNL_DIM_MAX, "dims = {} not in [1, {}]", dims,
+             CNNL_DIM_MAX);
+  CNNL_CHECK(api, permute != nullptr, "permute is NULL");
+  std::vector<int> p(permute, permute + dims), sorted(p);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<int> identity(static_cast<size_t>(dims));
+  std::iota(identity.begin(), identity.end(), 0);
+  CNNL_CHECK(api, sorted == identity, "permute [{}] is not a permutation of 0..{}",
+             fmt::join(p, ","), dims - 1);
+  live->permute = std::move(p);
+  return CNNL_STATUS_SUCCESS;
+}
+
+namespace {
+
+cnnlStatus_t transpose_of(const char *api, cnnlTransposeDescriptor_t desc,
+                          std::vector<int> &permute) {
+  const auto live = cnnlsim::find_transpose(desc);
+  CNNL_CHECK(api, live != nullptr, "desc {} is not a live transpose descriptor",
+             static_cast<void *>(desc));
+  CNNL_CHECK(api, !live->permute.empty(), "desc was never set (cnnlSetTransposeDescriptor)");
+  permute = live->permute;
+  return CNNL_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+cnnlStatus_t cnnlGetTransposeWorkspaceSize(cnnlHandle_t handle,
+                                           const cnnlTensorDescriptor_t x_desc,
+                                           const cnnlTransposeDescriptor_t desc, size_t *size) {
+  const char *api = "cnnlGetTransposeWorkspaceSize";
+  cnrtQueue_t queue = nullptr;
+  CNNL_RETURN_IF_ERROR(cnnlsim::queue_of(api, handle, queue));
+  Tensor x;
+  CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "x_desc", x_desc, x));
+  std::vector<int> permute;
+  CNNL_RETURN_IF_ERROR(transpose_of(api, desc, permute));
+  CNNL_CHECK(api, size != nullptr, "size is NULL");
+  *size = 0;
+  return CNNL_STATUS_SUCCESS;
+}
+
+cnnlStatus_t cnnlTranspose_v2(cnnlHandle_t handle, const cnnlTransposeDescriptor_t desc,
+                              const cnnlTensorDescriptor_t x_desc, const void *x,
+                              const cnnlTensorDescriptor_t y_desc, void *y, void * /*workspace*/,
+                              size_t /*workspace_size*/) {
+  const char *api = "cnnlTranspose_v2";
+  std::vector<int> permute;
+  CNNL_RETURN_IF_ERROR(transpose_of(api, desc, permute));
+  Tensor x_t, y_t;
+  CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "x_desc", x_desc, x_t));
+  CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "y_desc", y_desc, y_t));
+  CNNL_CHECK(api, x_t.rank() == static_cast<int>(permute.size()),
+             "x {} has {} dims, the permutation {}", cnnlsim::describe(x_t), x_t.rank(),
+             permute.size());
+  std::vector<int64_t> permuted(permute.size());
+  std::vector<Axis> axes;
+  for (size_t i = 0; i < permute.size(); ++i) {
+    permuted[i] = x_t.dim(permute[i]);
+    axes.push_back(Axis{permuted[i], x_t.strides[permute[i]], 0});
+  }
+  CNNL_CHECK(api, y_t.dims == permuted && y_t.dtype == x_t.dtype,
+             "y {} must have x's dtype and dims [{}] (x {} permuted by [{}])",
+             cnnlsim::describe(y_t), fmt::join(permuted, ","), cnnlsim::describe(x_t),
+             fmt::join(permute, ","));
+  for (size_t i = 0; i < axes.size(); ++i) axes[i].dst_stride = y_t.strides[i];
+  return run_copy(api, handle, x_t, x, y_t, y, std::move(axes));
+}
