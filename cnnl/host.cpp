@@ -171,6 +171,17 @@ cnnlStatus_t check_device(const char *api, const char *name, const void *ptr, co
   return check_device_bytes(api, name, ptr, t.span_bytes());
 }
 
+cnnlStatus_t no_workspace(const char *api, cnnlHandle_t handle, const char *name,
+                          cnnlTensorDescriptor_t desc, size_t *size) {
+  cnrtQueue_t queue = nullptr;
+  CNNL_RETURN_IF_ERROR(queue_of(api, handle, queue));
+  Tensor t;
+  CNNL_RETURN_IF_ERROR(required(api, name, desc, t));
+  CNNL_CHECK(api, size != nullptr, "the size pointer is NULL");
+  *size = 0;
+  return CNNL_STATUS_SUCCESS;
+}
+
 cnnlStatus_t launched(const char *api, cnrtRet_t ret) {
   if (ret == cnrtSuccess) return CNNL_STATUS_SUCCESS;
   CNNL_LOG_FAILURE(api, "kernel launch failed", "{}", mlusimGetLastError());

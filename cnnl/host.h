@@ -106,6 +106,11 @@ cnnlStatus_t optional(const char *api, const char *name, cnnlTensorDescriptor_t 
 cnnlStatus_t check_device(const char *api, const char *name, const void *ptr, const Tensor &t);
 cnnlStatus_t check_device_bytes(const char *api, const char *name, const void *ptr, size_t bytes);
 
+// The workspace queries of operators that need none: the handle and the
+// descriptor `name` must be live (and set), `size` non-NULL; *size = 0.
+cnnlStatus_t no_workspace(const char *api, cnnlHandle_t handle, const char *name,
+                          cnnlTensorDescriptor_t desc, size_t *size);
+
 // A launch that failed (bad dimension or kernel fault) fails the call.
 cnnlStatus_t launched(const char *api, cnrtRet_t ret);
 

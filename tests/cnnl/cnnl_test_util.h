@@ -83,6 +83,11 @@ inline void expect_close(const std::vector<float> &result, const std::vector<dou
                          double threshold = 3e-3) {
   ASSERT_EQ(result.size(), baseline.size());
   const auto d = mlusim::harness::compare(mlusim::harness::to_double(result), baseline, 1e-6);
+  // The measured accuracy, in the test's XML report (--gtest_output=xml).
+  static int comparisons = 0;
+  ::testing::Test::RecordProperty(
+      "diffs_" + std::to_string(++comparisons),
+      ::testing::PrintToString(std::vector<double>{d.diff1, d.diff2, d.diff3}));
   EXPECT_LE(d.diff1, threshold) << "diff2 " << d.diff2 << " diff3 " << d.diff3;
   EXPECT_LE(d.diff2, threshold) << "diff1 " << d.diff1 << " diff3 " << d.diff3;
 }

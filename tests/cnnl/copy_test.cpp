@@ -189,7 +189,7 @@ TEST(CnnlTranspose, RefusesBadArguments) {
   ASSERT_EQ(cnnlSetTransposeDescriptor(trans, 3, three), CNNL_STATUS_SUCCESS);
   EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlTranspose_v2", "has 2 dims",
                  cnnlTranspose_v2(handle, trans, x, x_dev.get(), y, y_dev.get(), nullptr, 0));
-  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlGetTransposeWorkspaceSize", "size is NULL",
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlGetTransposeWorkspaceSize", "size pointer is NULL",
                  cnnlGetTransposeWorkspaceSize(handle, x, trans, nullptr));
   ASSERT_EQ(cnnlDestroyTransposeDescriptor(trans), CNNL_STATUS_SUCCESS);
   EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlDestroyTransposeDescriptor", "not a live",
