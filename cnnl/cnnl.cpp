@@ -40,8 +40,8 @@
 
 #include "runtime/queue.h"
 
-using cnnlsim::create_object;
-using cnnlsim::destroy_object;
+using cnnlsim::create_call;
+using cnnlsim::destroy_call;
 
 const char *cnnlGetErrorString(cnnlStatus_t status) {
   switch (status) {
@@ -58,18 +58,9 @@ const char *cnnlGetErrorString(cnnlStatus_t status) {
   return "CNNL_STATUS_BAD_PARAM";
 }
 
-cnnlStatus_t cnnlCreate(cnnlHandle_t *handle) {
-  CNNL_CHECK("cnnlCreate", handle != nullptr, "null output pointer");
-  *handle = create_object<cnnlContext>();
-  return CNNL_STATUS_SUCCESS;
-}
+cnnlStatus_t cnnlCreate(cnnlHandle_t *handle) { return create_call("cnnlCreate", handle); }
 
-cnnlStatus_t cnnlDestroy(cnnlHandle_t handle) {
-  CNNL_CHECK("cnnlDestroy", destroy_object<cnnlContext>(handle),
-             "handle {} is not a live handle (destroyed already, or never created)",
-             static_cast<void *>(handle));
-  return CNNL_STATUS_SUCCESS;
-}
+cnnlStatus_t cnnlDestroy(cnnlHandle_t handle) { return destroy_call("cnnlDestroy", handle); }
 
 cnnlStatus_t cnnlSetQueue(cnnlHandle_t handle, cnrtQueue_t queue) {
   const auto live = cnnlsim::find_handle(handle);  // held: another thread may destroy it
@@ -87,16 +78,11 @@ cnnlStatus_t cnnlGetQueue(cnnlHandle_t handle, cnrtQueue_t *queue) {
 }
 
 cnnlStatus_t cnnlCreateTensorDescriptor(cnnlTensorDescriptor_t *desc) {
-  CNNL_CHECK("cnnlCreateTensorDescriptor", desc != nullptr, "null output pointer");
-  *desc = create_object<cnnlTensorStruct>();
-  return CNNL_STATUS_SUCCESS;
+  return create_call("cnnlCreateTensorDescriptor", desc);
 }
 
 cnnlStatus_t cnnlDestroyTensorDescriptor(cnnlTensorDescriptor_t desc) {
-  CNNL_CHECK("cnnlDestroyTensorDescriptor", destroy_object<cnnlTensorStruct>(desc),
-             "descriptor {} is not a live descriptor (destroyed already, or never created)",
-             static_cast<void *>(desc));
-  return CNNL_STATUS_SUCCESS;
+  return destroy_call("cnnlDestroyTensorDescriptor", desc);
 }
 
 namespace {

@@ -54,11 +54,6 @@ bool elements_distinct(const Tensor &t) {
   return true;
 }
 
-bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
-  return a_bytes != 0 && b_bytes != 0 && lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
-}
-
 // Checks the pointers and launches the copy of `axes` (in the output's dim
 // order) from `in` to `out`; the caller checked dims and dtypes.
 cnnlStatus_t run_copy(const char *api, cnnlHandle_t handle, const Tensor &in_t, const void *in,
@@ -73,7 +68,7 @@ cnnlStatus_t run_copy(const char *api, cnnlHandle_t handle, const Tensor &in_t, 
              cnnlsim::describe(out_t));
   CNNL_RETURN_IF_ERROR(cnnlsim::check_device(api, "input", in, in_t));
   CNNL_RETURN_IF_ERROR(cnnlsim::check_device(api, "output", out, out_t));
-  CNNL_CHECK(api, !overlap(in, in_t.span_bytes(), out, out_t.span_bytes()),
+  CNNL_CHECK(api, !cnnlsim::overlap(in, in_t.span_bytes(), out, out_t.span_bytes()),
              "input and output share memory: in-place copies are not supported");
 
   CopyPlan plan;
@@ -120,15 +115,11 @@ cnnlStatus_t cnnlCopy_v2(cnnlHandle_t handle, const cnnlTensorDescriptor_t input
 }
 
 cnnlStatus_t cnnlCreateTransposeDescriptor(cnnlTransposeDescriptor_t *desc) {
-  CNNL_CHECK("cnnlCreateTransposeDescriptor", desc != nullptr, "null output pointer");
-  *desc = cnnlsim::create_object<cnnlTransposeStruct>();
-  return CNNL_STATUS_SUCCESS;
+  return cnnlsim::create_call("cnnlCreateTransposeDescriptor", desc);
 }
 
 cnnlStatus_t cnnlDestroyTransposeDescriptor(cnnlTransposeDescriptor_t desc) {
-  CNNL_CHECK("cnnlDestroyTransposeDescriptor", cnnlsim::destroy_object<cnnlTransposeStruct>(desc),
-             "descriptor {} is not a live transpose descriptor", static_cast<void *>(desc));
-  return CNNL_STATUS_SUCCESS;
+  return cnnlsim::destroy_call("cnnlDestroyTransposeDescriptor", desc);
 }
 
 cnnlStatus_t cnnlSetTransposeDescriptor(cnnlTransposeDescriptor_t desc, const int dims,

@@ -171,6 +171,25 @@ cnnlStatus_t check_device(const char *api, const char *name, const void *ptr, co
   return check_device_bytes(api, name, ptr, t.span_bytes());
 }
 
+bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
+  const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
+  return a_bytes != 0 && b_bytes != 0 && lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
+}
+
+cnnlStatus_t check_buffers(const char *api, std::initializer_list<Buffer> inputs,
+                           std::initializer_list<Buffer> outputs) {
+  for (const auto *list : {&inputs, &outputs})
+    for (const Buffer &b : *list) CNNL_RETURN_IF_ERROR(check_device(api, b.name, b.ptr, *b.t));
+  for (const Buffer &out : outputs)
+    for (const auto *list : {&inputs, &outputs})
+      for (const Buffer &other : *list)
+        CNNL_CHECK(api,
+                   &other == &out ||
+                       !overlap(out.ptr, out.t->span_bytes(), other.ptr, other.t->span_bytes()),
+                   "{} and {} share memory: in-place is not supported", out.name, other.name);
+  return CNNL_STATUS_SUCCESS;
+}
+
 cnnlStatus_t no_workspace(const char *api, cnnlHandle_t handle, const char *name,
                           cnnlTensorDescriptor_t desc, size_t *size) {
   cnrtQueue_t queue = nullptr;

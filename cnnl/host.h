@@ -19,6 +19,28 @@
 #include "cnnl/plan.h"
 #include "runtime/logging.h"
 
+#define CNNL_LOG_FAILURE(api, what, ...) \
+  ::mlusim::log::op().error("[{}] {}: {}", api, what, fmt::format(__VA_ARGS__))
+
+// Fails the call with `status` and one log line when `cond` does not hold.
+#define CNNL_FAIL_UNLESS(api, cond, status, kind, ...)                \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      CNNL_LOG_FAILURE(api, kind " " #cond, __VA_ARGS__);             \
+      return status;                                                  \
+    }                                                                 \
+  } while (0)
+#define CNNL_CHECK(api, cond, ...) \
+  CNNL_FAIL_UNLESS(api, cond, CNNL_STATUS_BAD_PARAM, "check failed:", __VA_ARGS__)
+// Valid arguments that mlusim does not simulate.
+#define CNNL_SUPPORTS(api, cond, ...) \
+  CNNL_FAIL_UNLESS(api, cond, CNNL_STATUS_NOT_SUPPORTED, "not supported, needs", __VA_ARGS__)
+
+#define CNNL_RETURN_IF_ERROR(expr)                                   \
+  do {                                                               \
+    if (const cnnlStatus_t status_ = (expr); status_ != CNNL_STATUS_SUCCESS) return status_; \
+  } while (0)
+
 struct cnnlContext {
   // NULL: the default queue of the launching thread. Atomic: threads may share
   // a handle while one of them sets its queue.
@@ -84,6 +106,22 @@ T *create_object();
 template <typename T>
 bool destroy_object(const void *object);
 
+// The create and destroy calls of every handle and descriptor type.
+template <typename T>
+cnnlStatus_t create_call(const char *api, T **out) {
+  CNNL_CHECK(api, out != nullptr, "null output pointer");
+  *out = create_object<T>();
+  return CNNL_STATUS_SUCCESS;
+}
+template <typename T>
+cnnlStatus_t destroy_call(const char *api, T *object) {
+  CNNL_CHECK(api, destroy_object<T>(object),
+             "{} is not a live handle or descriptor of its kind (destroyed already, or never "
+             "created)",
+             static_cast<void *>(object));
+  return CNNL_STATUS_SUCCESS;
+}
+
 // Registry lookups: the live object, or nullptr.
 std::shared_ptr<cnnlContext> find_handle(cnnlHandle_t handle);
 std::shared_ptr<cnnlTensorStruct> find_tensor(cnnlTensorDescriptor_t desc);
@@ -105,6 +143,21 @@ cnnlStatus_t optional(const char *api, const char *name, cnnlTensorDescriptor_t 
 // empty tensor).
 cnnlStatus_t check_device(const char *api, const char *name, const void *ptr, const Tensor &t);
 cnnlStatus_t check_device_bytes(const char *api, const char *name, const void *ptr, size_t bytes);
+
+// True when [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes);
+
+// A tensor argument and its device pointer. An absent tensor (default
+// Tensor, dtype INVALID) holds no bytes.
+struct Buffer {
+  const char *name;
+  const Tensor *t;
+  const void *ptr;
+};
+// Every buffer is device memory holding its tensor; no output shares a byte
+// with an input or another output (in-place calls are refused).
+cnnlStatus_t check_buffers(const char *api, std::initializer_list<Buffer> inputs,
+                           std::initializer_list<Buffer> outputs);
 
 // The workspace queries of operators that need none: the handle and the
 // descriptor `name` must be live (and set), `size` non-NULL; *size = 0.
@@ -128,25 +181,3 @@ int nram_bytes();  // usable NRAM per core
 cnrtDim3_t union1_dim(int64_t tasks);
 
 }  // namespace cnnlsim
-
-#define CNNL_LOG_FAILURE(api, what, ...) \
-  ::mlusim::log::op().error("[{}] {}: {}", api, what, fmt::format(__VA_ARGS__))
-
-// Fails the call with `status` and one log line when `cond` does not hold.
-#define CNNL_FAIL_UNLESS(api, cond, status, kind, ...)                \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      CNNL_LOG_FAILURE(api, kind " " #cond, __VA_ARGS__);             \
-      return status;                                                  \
-    }                                                                 \
-  } while (0)
-#define CNNL_CHECK(api, cond, ...) \
-  CNNL_FAIL_UNLESS(api, cond, CNNL_STATUS_BAD_PARAM, "check failed:", __VA_ARGS__)
-// Valid arguments that mlusim does not simulate.
-#define CNNL_SUPPORTS(api, cond, ...) \
-  CNNL_FAIL_UNLESS(api, cond, CNNL_STATUS_NOT_SUPPORTED, "not supported, needs", __VA_ARGS__)
-
-#define CNNL_RETURN_IF_ERROR(expr)                                   \
-  do {                                                               \
-    if (const cnnlStatus_t status_ = (expr); status_ != CNNL_STATUS_SUCCESS) return status_; \
-  } while (0)

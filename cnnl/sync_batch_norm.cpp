@@ -63,35 +63,6 @@ cnnlStatus_t check_vector(const char *api, const char *name, const Tensor &t, in
   return check_dense(api, name, t);
 }
 
-// A named tensor argument with its device pointer.
-struct Arg {
-  const char *name;
-  const Tensor *t;
-  const void *ptr;
-};
-
-// Every pointer is device memory holding its tensor; no output shares a byte
-// with any other argument (moving statistics are in/out and listed once).
-cnnlStatus_t check_memory(const char *api, std::initializer_list<Arg> inputs,
-                          std::initializer_list<Arg> outputs) {
-  for (const Arg &a : inputs) CNNL_RETURN_IF_ERROR(cnnlsim::check_device(api, a.name, a.ptr, *a.t));
-  for (const Arg &a : outputs) CNNL_RETURN_IF_ERROR(cnnlsim::check_device(api, a.name, a.ptr, *a.t));
-  auto overlap = [](const Arg &a, const Arg &b) {
-    const auto lo_a = reinterpret_cast<uintptr_t>(a.ptr), lo_b = reinterpret_cast<uintptr_t>(b.ptr);
-    const size_t bytes_a = a.t->span_bytes(), bytes_b = b.t->span_bytes();
-    return bytes_a != 0 && bytes_b != 0 && lo_a < lo_b + bytes_b && lo_b < lo_a + bytes_a;
-  };
-  for (const Arg &out : outputs) {
-    for (const Arg &in : inputs)
-      CNNL_CHECK(api, !overlap(out, in), "{} and {} share memory: in-place is not supported",
-                 out.name, in.name);
-    for (const Arg &other : outputs)
-      CNNL_CHECK(api, &other == &out || !overlap(out, other), "outputs {} and {} share memory",
-                 out.name, other.name);
-  }
-  return CNNL_STATUS_SUCCESS;
-}
-
 enum class Split { kChannelBlocks, kTiles };
 
 // Channels per block and rows per tile for `use`. Reductions give each task
@@ -139,7 +110,7 @@ cnnlStatus_t stats(const char *api, cnnlHandle_t handle, const cnnlTensorDescrip
   CNNL_RETURN_IF_ERROR(check_vector(api, "invstd", invstd_t, channels));
   CNNL_CHECK(api, eps >= 0, "eps = {} is negative", eps);
   if (x_t.elements() == 0) return CNNL_STATUS_SUCCESS;
-  CNNL_RETURN_IF_ERROR(check_memory(api, {{"x", &x_t, x}},
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(api, {{"x", &x_t, x}},
                                     {{"mean", &mean_t, mean}, {"invstd", &invstd_t, invstd}}));
   bn::StatsArgs args{{}, x, eps, static_cast<float *>(mean), static_cast<float *>(invstd)};
   CNNL_RETURN_IF_ERROR(make_tiling(api, rows_of(x_t), channels, x_t.dtype == CNNL_DTYPE_HALF,
@@ -187,7 +158,7 @@ cnnlStatus_t backward_reduce(const char *api, cnnlHandle_t handle,
   CNNL_RETURN_IF_ERROR(output(grad1, "desc_dfilter", desc_dfilter, dfilter_t, dfilter));
   CNNL_RETURN_IF_ERROR(output(grad2, "desc_dbias", desc_dbias, dbias_t, dbias));
   if (x_t.elements() == 0 || !(grad0 || grad1 || grad2)) return CNNL_STATUS_SUCCESS;
-  CNNL_RETURN_IF_ERROR(check_memory(
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(
       api, {{"dz", &dz_t, dz}, {"x", &x_t, x}, {"mean", &mean_t, mean}, {"invstd", &invstd_t, invstd}},
       {{"sum_dy", &sum_dy_t, sum_dy},
        {"sum_dy_xmu", &sum_dy_xmu_t, sum_dy_xmu},
@@ -252,7 +223,7 @@ cnnlStatus_t backward_elemt(const char *api, cnnlHandle_t handle,
                cnnlsim::describe(count_t));
   }
   if (x_t.elements() == 0) return CNNL_STATUS_SUCCESS;
-  CNNL_RETURN_IF_ERROR(check_memory(api,
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(api,
                                     {{"diff_y", &dy_t, diff_y},
                                      {"x", &x_t, x},
                                      {"mean", &mean_t, mean},
@@ -356,7 +327,7 @@ cnnlStatus_t cnnlSyncBatchNormGatherStatsWithCounts(
   }
   if (channels == 0) return CNNL_STATUS_SUCCESS;
   CNNL_CHECK(api, devices > 0, "mean_all is {}: no devices to gather", cnnlsim::describe(mean_all_t));
-  CNNL_RETURN_IF_ERROR(check_memory(api,
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(api,
                                     {{"mean_all", &mean_all_t, mean_all},
                                      {"invstd_all", &invstd_all_t, invstd_all},
                                      {"count_all", &count_t, count_all}},
@@ -416,7 +387,7 @@ cnnlStatus_t cnnlSyncBatchNormElemt(cnnlHandle_t handle, const cnnlTensorDescrip
     CNNL_RETURN_IF_ERROR(check_vector(api, "bias", bias_t, channels));
   }
   if (x_t.elements() == 0) return CNNL_STATUS_SUCCESS;
-  CNNL_RETURN_IF_ERROR(check_memory(api,
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(api,
                                     {{"x", &x_t, x},
                                      {"mean", &mean_t, mean},
                                      {"invstd", &invstd_t, invstd},

@@ -71,6 +71,31 @@ class Desc {
   cnnlTensorDescriptor_t desc_ = nullptr;
 };
 
+// A float or half tensor on the device; the test holds it as floats (half
+// values are rounded on the way up).
+class DeviceTensor {
+ public:
+  DeviceTensor(cnnlTensorLayout_t layout, cnnlDataType_t dtype, const std::vector<int64_t> &dims,
+               const std::vector<float> &values)
+      : desc_(layout, dtype, dims),
+        half_(dtype == CNNL_DTYPE_HALF),
+        f_(half_ ? std::vector<float>{} : values),
+        h_(half_ ? mlusim::harness::to_half(values) : std::vector<_Float16>{}) {}
+  cnnlTensorDescriptor_t desc() const { return desc_; }
+  void *ptr() const { return half_ ? static_cast<void *>(h_.get()) : static_cast<void *>(f_.get()); }
+  std::vector<float> download() const {
+    if (!half_) return f_.download();
+    const auto h = h_.download();
+    return std::vector<float>(h.begin(), h.end());
+  }
+
+ private:
+  Desc desc_;
+  bool half_;
+  DeviceBuffer<float> f_;
+  DeviceBuffer<_Float16> h_;
+};
+
 inline size_t count_of(const std::vector<int64_t> &dims) {
   size_t n = 1;
   for (int64_t d : dims) n *= static_cast<size_t>(d);

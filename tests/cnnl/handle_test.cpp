@@ -116,7 +116,7 @@ TEST(CnnlTensorDescriptor, RefusesDescriptorsThatAreNotLive) {
   ASSERT_EQ(cnnlCreateTensorDescriptor(&desc), CNNL_STATUS_SUCCESS);
   ASSERT_EQ(cnnlDestroyTensorDescriptor(desc), CNNL_STATUS_SUCCESS);
   const int dims[1] = {4};
-  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlDestroyTensorDescriptor", "not a live descriptor",
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlDestroyTensorDescriptor", "not a live handle or descriptor",
                  cnnlDestroyTensorDescriptor(desc));
   EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlSetTensorDescriptor", "not a live descriptor",
                  cnnlSetTensorDescriptor(desc, CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, 1, dims));

@@ -44,26 +44,8 @@ std::vector<float> random_vector(int64_t n, float lo, float hi, uint32_t seed) {
 }
 
 // Device memory holding a Data tensor in its dtype.
-class DeviceData {
- public:
-  explicit DeviceData(const Data &d)
-      : desc_(d.layout(), d.dtype, d.dims),
-        half_(d.dtype == CNNL_DTYPE_HALF),
-        f_(half_ ? std::vector<float>{} : d.values),
-        h_(half_ ? mlusim::harness::to_half(d.values) : std::vector<_Float16>{}) {}
-  cnnlTensorDescriptor_t desc() const { return desc_; }
-  void *ptr() const { return half_ ? static_cast<void *>(h_.get()) : static_cast<void *>(f_.get()); }
-  std::vector<float> download() const {
-    if (!half_) return f_.download();
-    const auto h = h_.download();
-    return std::vector<float>(h.begin(), h.end());
-  }
-
- private:
-  Desc desc_;
-  bool half_;
-  DeviceBuffer<float> f_;
-  DeviceBuffer<_Float16> h_;
+struct DeviceData : DeviceTensor {
+  explicit DeviceData(const Data &d) : DeviceTensor(d.layout(), d.dtype, d.dims, d.values) {}
 };
 
 // A float per-channel vector on the device, with its descriptor.
