@@ -39,3 +39,13 @@ cnnlStatus_t cnnlFill_v3(cnnlHandle_t handle, const cnnlPointerMode_t pointer_mo
   mlusim::OpScope scope(queue, "cnnlFill_v3", cnnlsim::io_bytes({&out}), 0, out.dtype);
   return cnnlsim::launched(api, cnnlsim::launch_fill(queue, plan));
 }
+
+cnnlStatus_t cnnlsim::zero_fill(const char *api, cnrtQueue_t queue, void *ptr, const Tensor &t) {
+  FillPlan zero;
+  zero.dst = ptr;
+  zero.count = t.elements();
+  zero.width = static_cast<int>(dtype_size(t.dtype));
+  zero.nram_bytes = nram_bytes();
+  zero.dim = union1_dim(core_count());
+  return launched(api, launch_fill(queue, zero));
+}

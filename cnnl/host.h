@@ -164,6 +164,10 @@ cnnlStatus_t check_buffers(const char *api, std::initializer_list<Buffer> inputs
 cnnlStatus_t no_workspace(const char *api, cnnlHandle_t handle, const char *name,
                           cnnlTensorDescriptor_t desc, size_t *size);
 
+// Launches a fill of t's elements at `ptr` with zeros (operators whose output
+// is accumulated into, such as the backward of RoiAlign): fill.cpp.
+cnnlStatus_t zero_fill(const char *api, cnrtQueue_t queue, void *ptr, const Tensor &t);
+
 // A launch that failed (bad dimension or kernel fault) fails the call.
 cnnlStatus_t launched(const char *api, cnrtRet_t ret);
 

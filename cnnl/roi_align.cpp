@@ -6,7 +6,6 @@
 
 #include <spdlog/fmt/ranges.h>
 
-#include "cnnl/fill_kernel.h"
 #include "cnnl/host.h"
 #include "cnnl/roi_align_kernel.h"
 #include "runtime/queue.h"
@@ -116,13 +115,7 @@ cnnlStatus_t backward(const char *api, cnnlHandle_t handle, const ra::Params &p,
   mlusim::OpScope scope(queue, api, cnnlsim::io_bytes({&grads_t, &boxes_t, &image_t}),
                         14.0 * grads_t.elements(), image_t.dtype);
   // grads_image is overwritten: zeroed first, then every bin adds into it.
-  cnnlsim::FillPlan zero;
-  zero.dst = grads_image;
-  zero.count = image_t.elements();
-  zero.width = static_cast<int>(cnnlsim::dtype_size(image_t.dtype));
-  zero.nram_bytes = args.plan.nram_bytes;
-  zero.dim = cnnlsim::union1_dim(cnnlsim::core_count());
-  CNNL_RETURN_IF_ERROR(cnnlsim::launched(api, cnnlsim::launch_fill(queue, zero)));
+  CNNL_RETURN_IF_ERROR(cnnlsim::zero_fill(api, queue, grads_image, image_t));
   if (grads_t.elements() == 0) return CNNL_STATUS_SUCCESS;
   return cnnlsim::launched(api, ra::launch_backward(queue, args));
 }
