@@ -219,6 +219,12 @@ int cores_per_cluster() { return mlusim::current_device().cores_per_cluster; }
 int core_count() { return mlusim::core_count(mlusim::current_device()); }
 int nram_bytes() { return static_cast<int>(mlusim::nram_usable(mlusim::current_device())); }
 
+int64_t channel_pitch(int64_t channels, int64_t items, int64_t bytes_per_channel, int64_t align) {
+  const int64_t widest = nram_bytes() / bytes_per_channel / align * align;
+  const int64_t blocks = ceil_div(core_count(), std::max<int64_t>(items, 1));
+  return std::min(round_up(ceil_div(channels, blocks), align), widest);
+}
+
 cnrtDim3_t union1_dim(int64_t tasks) {
   const int64_t per_cluster = cores_per_cluster();
   const int64_t clusters = std::clamp<int64_t>((tasks + per_cluster - 1) / per_cluster, 1,

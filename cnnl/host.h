@@ -180,6 +180,12 @@ int cores_per_cluster();
 int core_count();
 int nram_bytes();  // usable NRAM per core
 
+// The NRAM pitch (a multiple of `align` channels) of the channel blocks of an
+// operator whose work items are `items` times its blocks and need
+// `bytes_per_channel` of NRAM per channel: narrow enough that every core gets
+// an item, no wider than NRAM holds. Blocks are then min(pitch, channels) wide.
+int64_t channel_pitch(int64_t channels, int64_t items, int64_t bytes_per_channel, int64_t align);
+
 // A UNION1 launch of whole clusters, as few as give `tasks` tasks (at least
 // one cluster, at most the device).
 cnrtDim3_t union1_dim(int64_t tasks);

@@ -66,11 +66,7 @@ ra::Plan make_plan(const Tensor &map, int64_t rois, int64_t pooled_height, int64
                 pooled_height, pooled_width, 0, 0, map.dtype == CNNL_DTYPE_HALF};
   plan.p = p;
   plan.nram_bytes = cnnlsim::nram_bytes();
-  const int64_t max_pitch =
-      plan.nram_bytes / (4 * vectors + 2) / ra::kPitchAlign * ra::kPitchAlign;
-  const int64_t blocks = cnnlsim::ceil_div(cnnlsim::core_count(), std::max<int64_t>(s.bins(), 1));
-  s.cp = std::min(cnnlsim::round_up(cnnlsim::ceil_div(s.channels, blocks), ra::kPitchAlign),
-                  max_pitch);
+  s.cp = cnnlsim::channel_pitch(s.channels, s.bins(), 4 * vectors + 2, ra::kPitchAlign);
   s.cb = std::min(s.cp, s.channels);
   plan.dim = cnnlsim::union1_dim(s.bins() * s.channel_blocks());
   return plan;

@@ -58,11 +58,8 @@ rp::Plan make_plan(const Tensor &map, const Tensor &pooled, float spatial_scale,
   p.spatial_scale = spatial_scale;
   p.nram_bytes = cnnlsim::nram_bytes();
   p.row_pixels = std::clamp<int64_t>(row_pixels, 1, std::max<int64_t>(p.width, 1));
-  const int64_t per_channel = 4 * vectors + 6 * p.row_pixels;
-  const int64_t max_pitch = p.nram_bytes / per_channel / rp::kPitchAlign * rp::kPitchAlign;
-  const int64_t blocks = cnnlsim::ceil_div(cnnlsim::core_count(), std::max<int64_t>(p.bins(), 1));
-  p.cp = std::min(cnnlsim::round_up(cnnlsim::ceil_div(p.channels, blocks), rp::kPitchAlign),
-                  max_pitch);
+  p.cp = cnnlsim::channel_pitch(p.channels, p.bins(), 4 * vectors + 6 * p.row_pixels,
+                                rp::kPitchAlign);
   p.cb = std::min(p.cp, p.channels);
   p.dim = cnnlsim::union1_dim(p.bins() * p.channel_blocks());
   return p;
