@@ -4,6 +4,7 @@
 // own either way.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <numeric>
 #include <utility>
 
@@ -54,6 +55,29 @@ bool elements_distinct(const Tensor &t) {
   return true;
 }
 
+// The dim the tiled transpose takes with the last one: the output's rows are
+// contiguous, the input's are not, and this dim is contiguous in the input.
+// -1 when the copy goes by rows.
+int tile_axis_of(const std::vector<Axis> &axes) {
+  const Axis &row = axes.back();
+  if (row.dst_stride != 1 || row.src_stride == 1) return -1;
+  for (size_t i = 0; i + 1 < axes.size(); ++i)
+    if (axes[i].src_stride == 1) return static_cast<int>(i);
+  return -1;
+}
+
+// Tiles of the largest size two of them fit NRAM (the tile and its
+// transpose), no larger than the dims need, in whole transpose alignments.
+void plan_tiles(CopyPlan &plan, int64_t cols_needed, int64_t rows_needed) {
+  const int64_t align = std::max<int64_t>(cnnlsim::transpose_align_bytes() / plan.width, 1);
+  const int64_t tile_elements = plan.nram_bytes / (2 * plan.width);
+  const auto side = static_cast<int64_t>(std::sqrt(static_cast<double>(tile_elements)));
+  plan.tile_cols = std::max(std::min(cnnlsim::round_up(cols_needed, align), side / align * align), align);
+  plan.tile_rows = std::max(
+      std::min(cnnlsim::round_up(rows_needed, align), tile_elements / plan.tile_cols / align * align),
+      align);
+}
+
 // Checks the pointers and launches the copy of `axes` (in the output's dim
 // order) from `in` to `out`; the caller checked dims and dtypes.
 cnnlStatus_t run_copy(const char *api, cnnlHandle_t handle, const Tensor &in_t, const void *in,
@@ -80,16 +104,26 @@ cnnlStatus_t run_copy(const char *api, cnnlHandle_t handle, const Tensor &in_t, 
     plan.dst_stride[i] = merged[i].dst_stride;
   }
   const Axis &row = merged.back();
-  CNNL_SUPPORTS(api,
-                std::max(row.src_stride, row.dst_stride) * static_cast<int64_t>(width) <= INT_MAX,
-                "innermost strides of at most 2^31 - 1 bytes (one DMA's reach), got {} and {} "
-                "elements", row.src_stride, row.dst_stride);
   plan.src = in;
   plan.dst = out;
   plan.width = static_cast<int>(width);
   plan.nram_bytes = cnnlsim::nram_bytes();
-  plan.chunk = std::min<int64_t>(row.size, plan.nram_bytes / plan.width);
-  const int64_t items = out_t.elements() / row.size * cnnlsim::ceil_div(row.size, plan.chunk);
+  plan.tile_axis = tile_axis_of(merged);
+  // One DMA's strides are ints of bytes.
+  const int64_t dma_stride = std::max(
+      row.src_stride, plan.tile_axis < 0 ? row.dst_stride : merged[plan.tile_axis].dst_stride);
+  CNNL_SUPPORTS(api, dma_stride * static_cast<int64_t>(width) <= INT_MAX,
+                "strides of at most 2^31 - 1 bytes within one DMA, got {} elements", dma_stride);
+  int64_t items = out_t.elements() / row.size;
+  if (plan.tile_axis >= 0) {
+    const int64_t cols_needed = merged[plan.tile_axis].size;
+    plan_tiles(plan, cols_needed, row.size);
+    items = items / cols_needed * cnnlsim::ceil_div(cols_needed, plan.tile_cols) *
+            cnnlsim::ceil_div(row.size, plan.tile_rows);
+  } else {
+    plan.chunk = std::min<int64_t>(row.size, plan.nram_bytes / plan.width);
+    items *= cnnlsim::ceil_div(row.size, plan.chunk);
+  }
   plan.dim = cnnlsim::union1_dim(items);
 
   mlusim::OpScope scope(queue, api, cnnlsim::io_bytes({&in_t, &out_t}), 0, out_t.dtype);

@@ -218,6 +218,7 @@ int cluster_count() { return mlusim::current_device().clusters; }
 int cores_per_cluster() { return mlusim::current_device().cores_per_cluster; }
 int core_count() { return mlusim::core_count(mlusim::current_device()); }
 int nram_bytes() { return static_cast<int>(mlusim::nram_usable(mlusim::current_device())); }
+int transpose_align_bytes() { return mlusim::current_device().transpose_align_bytes; }
 
 int64_t channel_pitch(int64_t channels, int64_t items, int64_t bytes_per_channel, int64_t align) {
   const int64_t widest = nram_bytes() / bytes_per_channel / align * align;

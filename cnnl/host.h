@@ -179,6 +179,7 @@ int cluster_count();
 int cores_per_cluster();
 int core_count();
 int nram_bytes();  // usable NRAM per core
+int transpose_align_bytes();  // __bang_transpose's rows and cols are multiples of this
 
 // The NRAM pitch (a multiple of `align` channels) of the channel blocks of an
 // operator whose work items are `items` times its blocks and need

@@ -103,6 +103,17 @@ TEST(CnnlTranspose, StridedInputAndOutput) {
   expect_transpose<float>(CNNL_DTYPE_FLOAT, {3, 4, 5}, {2, 0, 1}, {1, 3, 12});
 }
 
+// Layout changes go by tiles transposed on chip: several tiles along both
+// dims, partial tiles, every element width (the transpose's alignment in
+// elements differs), an outer dim between the two.
+TEST(CnnlTranspose, TiledLayoutChanges) {
+  expect_transpose<float>(CNNL_DTYPE_FLOAT, {3, 300, 500}, {0, 2, 1});
+  expect_transpose<float>(CNNL_DTYPE_FLOAT, {1, 256, 64, 64}, {0, 2, 3, 1});  // NCHW -> NHWC
+  expect_transpose<int8_t>(CNNL_DTYPE_INT8, {5, 70, 130}, {0, 2, 1});
+  expect_transpose<int16_t>(CNNL_DTYPE_HALF, {2, 33, 700}, {2, 0, 1});
+  expect_transpose<int64_t>(CNNL_DTYPE_INT64, {40, 3, 90}, {2, 1, 0});
+}
+
 // Rows longer than one NRAM block, gathered with a stride: the [2, 300000]
 // transpose reads every row of the output 2 elements apart.
 TEST(CnnlTranspose, RowsLongerThanNram) {
