@@ -14,7 +14,9 @@
 //   host.h/.cpp     registries of live handles and descriptors, argument
 //                   checks (one log line per failure on the "op" logger),
 //                   device queries
-//   kernel.h        what the kernels share (task split, on-chip sizes)
+//   plan.h          what host plans and kernels share (task split, rounding)
+//   kernel.h        what the kernels share (float/half loads, NRAM carving,
+//                   box rows, the launch status)
 //   <op>.cpp        one operator family: its descriptor calls, checks, the
 //                   task split and on-chip plan, the launch inside an OpScope
 //   <op>_kernel.mlu its kernels in BANG C, built by mlusim-cncc like the

@@ -133,6 +133,9 @@ cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue) 
   CNNL_CHECK(api, live != nullptr, "handle {} is not a live handle from cnnlCreate",
              static_cast<void *>(handle));
   queue = live->queue;
+  CNNL_CHECK(api, mlusim::resolve_queue(queue) != nullptr,
+             "the handle's queue {} is no longer live (destroyed after cnnlSetQueue)",
+             static_cast<void *>(queue));
   return CNNL_STATUS_SUCCESS;
 }
 

@@ -129,7 +129,7 @@ std::shared_ptr<cnnlTransposeStruct> find_transpose(cnnlTransposeDescriptor_t de
 std::shared_ptr<cnnlRoiAlignStruct> find_roi_align(cnnlRoiAlignDescriptor_t desc);
 std::shared_ptr<cnnlNmsStruct> find_nms(cnnlNmsDescriptor_t desc);
 
-// The queue of a live handle, or BAD_PARAM with a log line.
+// The queue of a live handle, itself live; else BAD_PARAM with a log line.
 cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue);
 
 // A tensor argument, copied at the start of a call. required(): the

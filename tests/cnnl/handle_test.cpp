@@ -50,6 +50,22 @@ TEST(CnnlHandle, RefusesAQueueThatIsNotLive) {
                  cnnlSetQueue(handle, reinterpret_cast<cnrtQueue_t>(&not_a_queue)));
 }
 
+// A call on a handle whose queue was destroyed is refused before any launch.
+TEST(CnnlHandle, RefusesAQueueDestroyedAfterSetQueue) {
+  cnnlHandle_t handle = nullptr;
+  ASSERT_EQ(cnnlCreate(&handle), CNNL_STATUS_SUCCESS);
+  cnrtQueue_t queue = nullptr;
+  ASSERT_EQ(cnrtQueueCreate(&queue), cnrtSuccess);
+  ASSERT_EQ(cnnlSetQueue(handle, queue), CNNL_STATUS_SUCCESS);
+  ASSERT_EQ(cnrtQueueDestroy(queue), cnrtSuccess);
+  Desc desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, {16});
+  DeviceBuffer<float> out(16);
+  const float value = 1.0f;
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlFill_v3", "no longer live",
+                 cnnlFill_v3(handle, CNNL_POINTER_MODE_HOST, &value, desc, out.get()));
+  EXPECT_EQ(cnnlDestroy(handle), CNNL_STATUS_SUCCESS);
+}
+
 TEST(CnnlHandle, ErrorStringsNameTheStatus) {
   EXPECT_STREQ(cnnlGetErrorString(CNNL_STATUS_SUCCESS), "CNNL_STATUS_SUCCESS");
   EXPECT_STREQ(cnnlGetErrorString(CNNL_STATUS_NOT_SUPPORTED), "CNNL_STATUS_NOT_SUPPORTED");
