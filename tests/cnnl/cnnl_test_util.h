@@ -46,6 +46,22 @@ class Handle {
   cnrtQueue_t queue_ = nullptr;
 };
 
+// Runs the scope on another simulated device preset ("MLU270", "MLU290"),
+// whose NRAM, cores and alignments the operators' plans must follow.
+class DevicePreset {
+ public:
+  explicit DevicePreset(const char *name) {
+    mlusimGetDeviceSpec(&saved_);
+    if (mlusimSetDevicePreset(name) != cnrtSuccess) throw std::runtime_error("no such preset");
+  }
+  ~DevicePreset() { mlusimSetDeviceSpec(&saved_); }
+  DevicePreset(const DevicePreset &) = delete;
+  DevicePreset &operator=(const DevicePreset &) = delete;
+
+ private:
+  mlusimDeviceSpec_t saved_{};
+};
+
 // A tensor descriptor; dense unless strides are given, never set if `unset`.
 class Desc {
  public:

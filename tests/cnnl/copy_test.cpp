@@ -120,6 +120,15 @@ TEST(CnnlTranspose, RowsLongerThanNram) {
   expect_transpose<float>(CNNL_DTYPE_FLOAT, {300000, 2}, {1, 0});
 }
 
+TEST(CnnlTranspose, OtherDevices) {
+  for (const char *name : {"MLU270", "MLU290"}) {
+    SCOPED_TRACE(name);
+    DevicePreset device(name);
+    expect_transpose<float>(CNNL_DTYPE_FLOAT, {3, 300, 500}, {0, 2, 1});
+    expect_transpose<int8_t>(CNNL_DTYPE_INT8, {7, 11, 13}, {2, 0, 1});
+  }
+}
+
 template <typename T>
 void expect_copy(cnnlDataType_t dtype, const Dims &dims, Dims in_strides, Dims out_strides) {
   SCOPED_TRACE(::testing::PrintToString(dims));

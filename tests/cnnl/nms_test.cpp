@@ -262,6 +262,14 @@ TEST(CnnlNms, HalfBoxes) {
   expect_nms(300, o, 51);
 }
 
+TEST(CnnlNms, OtherDevices) {
+  for (const char *name : {"MLU270", "MLU290"}) {
+    SCOPED_TRACE(name);
+    DevicePreset device(name);
+    expect_nms(1000, Options{}, 16);
+  }
+}
+
 // An output too small for max_output_size keeps as many boxes as it holds.
 TEST(CnnlNms, OutputRoomBoundsTheKeptBoxes) {
   Options o;

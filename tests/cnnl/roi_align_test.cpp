@@ -205,6 +205,15 @@ TEST(CnnlRoiAlign, MaxModeWithArgmax) {
   expect_forward({1, 7, 9, 64, 3, 3, 3, 1, 0.5f, false, 0, CNNL_DTYPE_HALF}, 7);
 }
 
+TEST(CnnlRoiAlign, OtherDevices) {
+  for (const char *name : {"MLU270", "MLU290"}) {
+    SCOPED_TRACE(name);
+    DevicePreset device(name);
+    expect_forward({2, 9, 11, 300, 3, 3, 4, 2, 0.5f, false, 1}, 14);
+    expect_forward({2, 8, 8, 130, 5, 2, 3, 2, 1.0f, true, 0}, 15);
+  }
+}
+
 // A box whose batch index is outside the map's batch gives zeros (argmax -1).
 TEST(CnnlRoiAlign, InvalidBatchIndexGivesZeros) {
   expect_forward({2, 9, 11, 8, 3, 3, 4, 2, 0.5f, false, 1}, 8, true);

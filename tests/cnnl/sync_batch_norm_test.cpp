@@ -130,6 +130,15 @@ TEST(CnnlSyncBatchNormStats, DocumentedExample) {
   for (float v : invstd.buf.download()) EXPECT_NEAR(v, 316.2278f, 0.01f);
 }
 
+TEST(CnnlSyncBatchNormStats, OtherDevices) {
+  for (const char *name : {"MLU270", "MLU290"}) {
+    SCOPED_TRACE(name);
+    DevicePreset device(name);
+    expect_stats(random_data({3, 20, 20, 300}, CNNL_DTYPE_FLOAT, -1, 2, 11), 1e-5f, true);
+    expect_stats(random_data({4, 6, 6, 77}, CNNL_DTYPE_HALF, -2, 2, 12), 1e-5f, false);
+  }
+}
+
 // ---- GatherStatsWithCounts ------------------------------------------------
 
 struct Gathered {
@@ -272,6 +281,14 @@ TEST(CnnlSyncBatchNormElemt, AffineOrNotFloatAndHalf) {
   expect_elemt(random_data({3, 5, 17}, CNNL_DTYPE_FLOAT, -3, 3, 1), false);
   expect_elemt(random_data({2, 2, 3, 3, 64}, CNNL_DTYPE_HALF, -3, 3, 2), true);
   expect_elemt(random_data({70000, 3}, CNNL_DTYPE_FLOAT, -3, 3, 3), true);  // many row tiles
+}
+
+TEST(CnnlSyncBatchNormElemt, OtherDevices) {
+  for (const char *name : {"MLU270", "MLU290"}) {
+    SCOPED_TRACE(name);
+    DevicePreset device(name);
+    expect_elemt(random_data({4, 14, 14, 1025}, CNNL_DTYPE_FLOAT, 1, 2, 13), true);
+  }
 }
 
 // The documented example: x 1, mean 0.5, invstd 2, filter 0.5, bias 1 gives 1.5.
