@@ -37,13 +37,23 @@
 #endif
 #endif
 
+/* In C++ every enumeration here has int as its fixed underlying type, so
+ * that any int a caller passes (mlu-ops converts its own enums by value) is a
+ * valid value the library can check and refuse, not undefined behaviour. The
+ * size and calling convention are those of C's int-sized enums. */
+#if defined(__cplusplus)
+#define CNNL_ENUM_INT : int
+#else
+#define CNNL_ENUM_INT
+#endif
+
 #if defined(__cplusplus)
 extern "C" {
 #endif
 
 /* ---- 1. Types, handle, tensor descriptors ------------------------------ */
 
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_STATUS_SUCCESS = 0,
   CNNL_STATUS_NOT_INITIALIZED = 1,
   CNNL_STATUS_ALLOC_FAILED = 2,
@@ -55,7 +65,7 @@ typedef enum {
   CNNL_STATUS_NUMERICAL_OVERFLOW = 8,
 } cnnlStatus_t;
 
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_LAYOUT_NCHW = 0,
   CNNL_LAYOUT_NHWC = 1,
   CNNL_LAYOUT_HWCN = 2,
@@ -69,7 +79,7 @@ typedef enum {
   CNNL_LAYOUT_NCL = 10,
 } cnnlTensorLayout_t;
 
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_DTYPE_INVALID = 0,
   CNNL_DTYPE_HALF = 1,
   CNNL_DTYPE_FLOAT = 2,
@@ -90,17 +100,17 @@ typedef enum {
 } cnnlDataType_t;
 
 /* Where a scalar argument (such as cnnlFill_v3's value) lives. */
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_POINTER_MODE_HOST = 0,
   CNNL_POINTER_MODE_DEVICE = 1,
 } cnnlPointerMode_t;
 
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_NOT_PROPAGATE_NAN = 0,
   CNNL_PROPAGATE_NAN = 1,
 } cnnlNanPropagation_t;
 
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_POOLING_MAX = 0,
   CNNL_POOLING_AVERAGE_COUNT_INCLUDE_PADDING = 1,
   CNNL_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING = 2,
@@ -321,22 +331,22 @@ cnnlStatus_t CNNL_WIN_API cnnlRoiPoolingBackward(
 /* Non-maximum suppression: boxes [N, 4] (input_layout 0) or [4, N] (1) with
  * confidence [N]; or boxes [N, 7] / [7, N] (x, y, z, dx, dy, dz, heading) with
  * no confidence: rotated bird's-eye-view IoU, boxes taken in input order. */
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_NMS_BOX_DIAGONAL = 0, /* [x1, y1, x2, y2] */
   CNNL_NMS_BOX_CENTER = 1,   /* [x_center, y_center, width, height] */
 } cnnlNmsBoxPointMode_t;
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_NMS_OUTPUT_TARGET_INDICES = 0,               /* int32 index per kept box */
   CNNL_NMS_OUTPUT_TARGET_CONFIDENCE_AND_POS_1 = 1,  /* [kept, 5]: score, x1, y1, x2, y2 */
   CNNL_NMS_OUTPUT_TARGET_CONFIDENCE_AND_POS_2 = 2,  /* [5, max_output_size] */
   CNNL_NMS_OUTPUT_TARGET_BATCH_AND_CLASS = 3,       /* (batch, class, index) triples */
 } cnnlNmsOutputMode_t;
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_NMS_HARD_NMS = 0,
   CNNL_NMS_SOFT_NMS_LINEAR = 1,
   CNNL_NMS_SOFT_NMS_GAUSSIAN = 2,
 } cnnlNmsMethodMode_t;
-typedef enum {
+typedef enum CNNL_ENUM_INT {
   CNNL_NMS_ALGO_EXCLUDE_BOUNDARY = 0,
   CNNL_NMS_ALGO_INCLUDE_BOUNDARY = 1, /* widths and heights + offset */
 } cnnlNmsAlgo_t;
@@ -366,16 +376,16 @@ cnnlStatus_t CNNL_WIN_API cnnlNms_v2(cnnlHandle_t handle, const cnnlNmsDescripto
 
 /* ---- 3. Named by mlu-ops, not simulated: CNNL_STATUS_NOT_SUPPORTED ------ */
 
-typedef enum { CNNL_OP_TENSOR_ADD = 0, CNNL_OP_TENSOR_MUL = 1, CNNL_OP_TENSOR_SUB = 2 } cnnlOpTensorDesc_t;
-typedef enum { CNNL_REDUCE_ADD = 0 } cnnlReduceOp_t;
-typedef enum { CNNL_REDUCE_NO_INDICES = 0 } cnnlReduceIndices_t;
-typedef enum { CNNL_32BIT_INDICES = 0, CNNL_16BIT_INDICES = 1 } cnnlIndicesType_t;
-typedef enum { CNNL_SCATTERND_ADD = 0, CNNL_SCATTERND_UPDATE = 1 } cnnlScatterNdMode_t;
-typedef enum { CNNL_SORT_ASCEND = 0 } cnnlUniqueSort_t;
-typedef enum { CNNL_QUANTIZE_POSITION_SCALE = 0 } cnnlQuantizeMode_t;
-typedef enum { CNNL_MATMUL_FASTEST = 0 } cnnlMatMulPreference_t;
-typedef enum { CNNL_MATMUL_BYPASS_QUANTIZE = 0 } cnnlMatMulCastMode_t;
-typedef enum {
+typedef enum CNNL_ENUM_INT { CNNL_OP_TENSOR_ADD = 0, CNNL_OP_TENSOR_MUL = 1, CNNL_OP_TENSOR_SUB = 2 } cnnlOpTensorDesc_t;
+typedef enum CNNL_ENUM_INT { CNNL_REDUCE_ADD = 0 } cnnlReduceOp_t;
+typedef enum CNNL_ENUM_INT { CNNL_REDUCE_NO_INDICES = 0 } cnnlReduceIndices_t;
+typedef enum CNNL_ENUM_INT { CNNL_32BIT_INDICES = 0, CNNL_16BIT_INDICES = 1 } cnnlIndicesType_t;
+typedef enum CNNL_ENUM_INT { CNNL_SCATTERND_ADD = 0, CNNL_SCATTERND_UPDATE = 1 } cnnlScatterNdMode_t;
+typedef enum CNNL_ENUM_INT { CNNL_SORT_ASCEND = 0 } cnnlUniqueSort_t;
+typedef enum CNNL_ENUM_INT { CNNL_QUANTIZE_POSITION_SCALE = 0 } cnnlQuantizeMode_t;
+typedef enum CNNL_ENUM_INT { CNNL_MATMUL_FASTEST = 0 } cnnlMatMulPreference_t;
+typedef enum CNNL_ENUM_INT { CNNL_MATMUL_BYPASS_QUANTIZE = 0 } cnnlMatMulCastMode_t;
+typedef enum CNNL_ENUM_INT {
   CNNL_MATMUL_DESC_COMPUTE_TYPE = 0,
   CNNL_MATMUL_DESC_TRANSA = 1,
   CNNL_MATMUL_DESC_TRANSB = 2,
