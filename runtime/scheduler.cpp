@@ -150,10 +150,8 @@ void Scheduler::on_parked(Core &core) {
   }
   core.state = Core::kParked;
   b.waiting.push_back(&core);
-  b.latest_arrival = std::max(b.latest_arrival, core.arrival);
   if (b.waiting.size() < b.participants.size()) return;
   for (Core *k : b.waiting) {
-    k->release = b.latest_arrival;
     k->state = Core::kReady;
     k->parked_at = nullptr;
   }
@@ -165,7 +163,6 @@ void Scheduler::on_parked(Core &core) {
     join_clocks(logs);
   }
   b.waiting.clear();
-  b.latest_arrival = 0;
   wake_.notify_all();  // a union-wide barrier may release other workers' cores
 }
 
@@ -232,14 +229,30 @@ Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope sco
 
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   Core &me = cores_[c.physical_core];
-  me.parked_at = &barrier_of(c, scope);
+  Barrier &b = barrier_of(c, scope);
+  // The timing model meets the same barrier: the n-th arrival of each of its
+  // participants (runtime/timing/replay.h).
+  const auto scope_index = static_cast<size_t>(scope);
+  const uint64_t key = barrier_key(scope, static_cast<uint64_t>(&b - group_of(scope).data()),
+                                   me.passed[scope_index]++);
+  record(c, Step{.op = op, .detail = "barrier", .amount = key,
+                 .count = static_cast<uint32_t>(b.participants.size()),
+                 .kind = StepKind::kBarrier, .pipe = kIoPipe});
+  me.parked_at = &b;
   me.parked_op = op;
-  me.arrival = c.now;
   me.wake_fault.clear();
   Fiber::park();  // the worker records the arrival once this core is off its stack
   if (!me.wake_fault.empty()) detail::fault(c, fmt::format("{}: {}", op, me.wake_fault));
-  // The next task starts when the cluster is free; a barrier instruction costs more.
-  c.now = me.release + (scope == BarrierScope::kTaskEnd ? 0 : c.cost.barrier_latency);
+}
+
+std::vector<Scheduler::Barrier> &Scheduler::group_of(BarrierScope scope) {
+  switch (scope) {
+    case BarrierScope::kCluster: return clusters_;
+    case BarrierScope::kUnion: return unions_;
+    case BarrierScope::kUnionIpu: return union_ipus_;
+    case BarrierScope::kTaskEnd: return task_ends_;
+  }
+  return clusters_;
 }
 
 }  // namespace mlusim

@@ -26,7 +26,14 @@ enum class BarrierScope {
   kUnion,     // __sync_all: every core and memory core of one UnionN task
   kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
   kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
+  kScopeCount,
 };
+
+// One meeting of a barrier: its scope, which group of cores (the cluster or
+// union index) and how many times its participants have met there before.
+constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t generation) {
+  return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
+}
 
 class Scheduler {
  public:
@@ -54,14 +61,13 @@ class Scheduler {
     enum State { kReady, kParked, kDone } state = kReady;
     Barrier *parked_at = nullptr;
     const char *parked_op = "";
-    double arrival = 0, release = 0;
+    uint32_t passed[static_cast<size_t>(BarrierScope::kScopeCount)] = {};  // per scope
     std::string wake_fault;  // set when the core must fault instead of passing
   };
   struct Barrier {
     std::vector<Core *> participants;
     int finished = 0;
     std::vector<Core *> waiting;
-    double latest_arrival = 0;
   };
 
   void work(const std::function<void(CoreContext &)> &core_main);
@@ -72,6 +78,7 @@ class Scheduler {
   void declare_deadlock();
   std::string who_waits(const Barrier &b) const;
   Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
+  std::vector<Barrier> &group_of(BarrierScope scope);
 
   std::vector<Core> cores_;
   std::vector<std::vector<int>> units_;

@@ -36,21 +36,19 @@ void fill(const char *op, Space space, T *dst, int count, T value, int stride_by
     for (int i = 0; i < count; ++i) row[i] = value;
   }
 
-  double cycles;
-  Pipe pipe;
+  Step step{.op = op, .detail = dtype_name<T>(),
+            .access = access_of(dst, extent, nullptr, 0, nullptr, 0), .amount = run,
+            .count = static_cast<uint32_t>(runs), .kind = StepKind::kOnchipCopy,
+            .pipe = kMovePipe, .async = async};
   if (space == Space::kGdram) {
-    const double traffic = gdram_granules(run, runs);
-    c.gdram_traffic += traffic;
-    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
-    pipe = kIoPipe;
-  } else {
-    cycles = c.cost.onchip_latency + static_cast<double>(run * runs) / c.cost.onchip_bytes_per_cycle;
-    pipe = kMovePipe;
+    const BlockSpan written = blocks_of(Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs});
+    step.kind = StepKind::kGdramCopy;
+    step.pipe = kIoPipe;
+    step.blocks = gdram_blocks(c, BlockSpan{}, written);
   }
   // An async fill's time overlaps what follows; its data is written at issue
   // (docs/bang_c_intrinsics.md: it is not tracked as an unfenced copy).
-  issue(c, pipe, cycles, async, access_of(dst, extent, nullptr, 0, nullptr, 0), op,
-        dtype_name<T>(), dst, nullptr, run * runs);
+  issue(c, step);
 }
 
 }  // namespace mlusim::detail

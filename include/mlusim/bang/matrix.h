@@ -27,25 +27,18 @@
 
 namespace mlusim::detail {
 
-// The device's matrix-unit rate for 16-bit operands (runtime/device_spec.cpp).
-double matrix_ops_per_cycle();
-
 template <typename T>
 constexpr bool is_fixed_point = std::is_same_v<T, int16_t> || std::is_same_v<T, int8_t>;
 
-// Rate relative to 16-bit operands, set by the wider source: float runs at a
-// quarter, int8 at twice (docs/devices.md).
+// The matrix unit's operand class, set by the wider source (docs/cost_model.md).
 template <typename S, typename K>
-constexpr double matrix_rate() {
+constexpr MatrixRate matrix_rate() {
+  constexpr bool fp = std::is_floating_point_v<S> || std::is_floating_point_v<K> ||
+                      std::is_same_v<S, half> || std::is_same_v<K, half>;
   constexpr size_t wider = sizeof(S) > sizeof(K) ? sizeof(S) : sizeof(K);
-  return wider == 4 ? 0.25 : wider == 2 ? 1.0 : 2.0;
-}
-
-// Issues one matrix-unit instruction of `macs` multiply-adds on the tensor pipe.
-inline void matrix_op(CoreContext &c, const char *op, TensorOperand dst,
-                      std::initializer_list<TensorOperand> srcs, double macs, double rate) {
-  issue_tensor(op, dst, srcs,
-               c.cost.vector_latency + std::ceil(2 * macs / (matrix_ops_per_cycle() * rate)));
+  if constexpr (wider == 4) return kMatrixFloat;
+  else if constexpr (fp) return kMatrixHalf;
+  else return wider == 2 ? kMatrixInt16 : kMatrixInt8;
 }
 
 // A source operand as the accumulator reads it: float for float and half
@@ -128,10 +121,10 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   const TensorOperand out_op{dst, s.oh * s.ow * s.co * sizeof(D), Space::kNram};
   const double macs = static_cast<double>(s.oh * s.ow * s.co * window);
   if (bias != nullptr)
-    matrix_op(c, op, out_op, {in_op, kernel_op, {bias, s.co * sizeof(D), Space::kNram}}, macs,
-              matrix_rate<S, K>());
+    issue_tensor(op, out_op, {in_op, kernel_op, {bias, s.co * sizeof(D), Space::kNram}}, macs,
+                 matrix_rate<S, K>());
   else
-    matrix_op(c, op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
+    issue_tensor(op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
 
   const auto in = widened(src, s.h * s.w * s.ci);
   const auto weights = widened(kernel, s.co * window);

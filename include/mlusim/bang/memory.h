@@ -50,9 +50,13 @@ inline DirectionInfo direction_info(mluMemcpyDirection_t dir) {
   fault(this_core(), "__memcpy: unknown direction " + std::to_string(static_cast<int>(dir)));
 }
 
-// GDRAM moves whole 64-byte granules; short or strided rows pay for the rest.
-inline double gdram_granules(size_t size, size_t segments) {
-  return static_cast<double>(segments) * static_cast<double>((size + 63) & ~size_t{63});
+// The GDRAM blocks a transfer reads and writes (counted into the launch
+// report's traffic): a partly written block is read first, then written.
+inline GdramBlocks gdram_blocks(CoreContext &c, const BlockSpan &read, const BlockSpan &written) {
+  const GdramBlocks b{static_cast<uint32_t>(read.touched), static_cast<uint32_t>(written.touched),
+                      static_cast<uint32_t>(written.partial)};
+  c.gdram_traffic += 64.0 * (b.read + b.written + b.partial);
+  return b;
 }
 
 // segnum + 1 segments of `size` bytes, each `stride` bytes apart (BANG's rule).

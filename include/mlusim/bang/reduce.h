@@ -22,7 +22,7 @@ void __bang_reduce_sum(T *dst, const T *src, int count) {
   const char *op = "__bang_reduce_sum";
   const size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, n);
-  const size_t block = mlusim::this_core().cost.vector_count_align / sizeof(T);
+  const size_t block = mlusim::this_core().rules.vector_count_align / sizeof(T);
   for (size_t b = 0; b < n; b += block) {
     float sum = 0;  // read the whole block before dst (which may be src) is written
     for (size_t i = b; i < b + block; ++i) sum += static_cast<float>(src[i]);

@@ -45,18 +45,17 @@ inline size_t checked_count(const char *op, int count) {
 // Issues one vector instruction that streams `bytes` through the vector unit,
 // writing and reading the ranges of `a`.
 template <typename T>
-void charge_vector(CoreContext &c, const char *op, const Access &a, const void *dst,
-                   const void *src, size_t bytes, size_t elements) {
-  double cycles = c.cost.vector_latency + std::ceil(bytes / c.cost.vector_bytes_per_cycle);
+void charge_vector(CoreContext &c, const char *op, const Access &a, size_t bytes,
+                   size_t elements) {
   element_counter<T>(c) += static_cast<double>(elements);
-  issue(c, kVectorPipe, cycles, false, a, op, dtype_name<T>(), dst, src, elements);
+  issue(c, Step{.op = op, .detail = dtype_name<T>(), .access = a, .amount = bytes});
 }
 // The same for an instruction writing `dst` and reading `src`, `bytes` each.
 template <typename T>
 void charge_vector(CoreContext &c, const char *op, const void *dst, const void *src, size_t bytes,
                    size_t elements) {
-  charge_vector<T>(c, op, access_of(dst, dst ? bytes : 0, src, src ? bytes : 0, nullptr, 0), dst,
-                   src, bytes, elements);
+  charge_vector<T>(c, op, access_of(dst, dst ? bytes : 0, src, src ? bytes : 0, nullptr, 0), bytes,
+                   elements);
 }
 
 // Checks and charges one vector instruction that writes dst and reads a and b
@@ -78,8 +77,7 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
     widest = b_bytes > widest ? b_bytes : widest;
   }
   check_write(c, op, dst, dst_bytes);
-  charge_vector<T>(c, op, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), dst, a, widest,
-                   elements);
+  charge_vector<T>(c, op, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), widest, elements);
 }
 
 // half <-> float for a block of elements; F16C does eight per instruction.
@@ -310,12 +308,12 @@ void __bang_transpose(T *dst, const T *src, int rows, int cols) {
   const char *op = "__bang_transpose";
   auto &c = mlusim::this_core();
   size_t r = mlusim::detail::checked_count(op, rows), k = mlusim::detail::checked_count(op, cols);
-  if ((r * sizeof(T)) % c.cost.transpose_align != 0 ||
-      (k * sizeof(T)) % c.cost.transpose_align != 0)
+  if ((r * sizeof(T)) % c.rules.transpose_align != 0 ||
+      (k * sizeof(T)) % c.rules.transpose_align != 0)
     mlusim::detail::fault(c, std::string(op) + ": rows*sizeof(T) = " +
                                  std::to_string(r * sizeof(T)) + " and cols*sizeof(T) = " +
                                  std::to_string(k * sizeof(T)) + " must be multiples of " +
-                                 std::to_string(c.cost.transpose_align) + " bytes");
+                                 std::to_string(c.rules.transpose_align) + " bytes");
   size_t bytes = r * k * sizeof(T);
   auto lo = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
   if (bytes != 0 && lo(dst) < lo(src) + bytes && lo(src) < lo(dst) + bytes)
