@@ -9,6 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 #include "runtime/trace/chrome_json.h"
 #include "runtime/trace/launch.h"
 #include "runtime/trace/timeline_svg.h"
@@ -102,7 +103,8 @@ State &state() {
   static State *s = [] {
     auto *st = new State();  // leaked on purpose: the exit hook still needs it
     if (const char *f = std::getenv("MLUSIM_TRACE_FILTER"); f != nullptr && !parse_filter(f, &st->filter))
-      std::fprintf(stderr, "mlusim: ignoring malformed MLUSIM_TRACE_FILTER=%s\n", f);
+      setting_invalid("MLUSIM_TRACE_FILTER", f,
+                      "kernel=<substring>, cluster=<n>, core=<n>, comma-separated, any optional");
     st->json_at_exit = env("MLUSIM_TRACE_JSON");
     st->svg_at_exit = env("MLUSIM_TRACE_SVG");
     // A picture shows one launch: unless told which, keep only the longest.
