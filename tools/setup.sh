@@ -5,6 +5,8 @@
 set -euo pipefail
 packages=(cmake make g++ libspdlog-dev libfmt-dev googletest libgtest-dev
           libgmock-dev libbenchmark-dev
+          # the trace tests parse the SVG and JSON they check
+          libxml2-dev nlohmann-json3-dev
           # sanitizers and fuzzing (docs/sanitizers_and_fuzzing.md): Clang 16 is
           # Debian 12's first with _Float16 on x86; its libomp is what TSan can see.
           clang-16 libclang-rt-16-dev libomp-16-dev llvm-16)
