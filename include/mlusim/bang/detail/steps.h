@@ -61,7 +61,6 @@ enum class StepKind : uint8_t {
   kAtomic,      // read-modify-write of blocks.written blocks at w_lo; amount: elements
   kFence,       // count: the mask of pipes the stream waits for
   kBarrier,     // amount: the barrier's key; count: its participants
-  kScalar,      // scalar code: amount on-chip accesses, blocks.read/written GDRAM loads/stores
 };
 
 // The operand classes of the matrix unit, by the wider source (docs/cost_model.md).
