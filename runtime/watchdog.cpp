@@ -116,17 +116,17 @@ std::string compose(const State &s) {
   return report;
 }
 
-// A running core stops at its next instruction; one still running at the next
-// round (a loop of scalar code alone) gets the signal. A signal can land
-// anywhere, a vector's reallocation in an intrinsic included: the fault thrown
-// at the next instruction unwinds cleanly instead.
-void interrupt_running(const State &s, bool signal) {
+// Every core stops at its next instruction (a core that starts later, at its
+// first); a core still running a round after it was asked (a loop of scalar
+// code alone) gets the signal. A signal can land anywhere, a vector's
+// reallocation in an intrinsic included: the fault thrown at an instruction
+// unwinds cleanly instead.
+void interrupt_running(const State &s) {
   for (int i = 0; i < s.cores; ++i) {
     CoreWatch &w = core_watch(i);
-    if (w.state.load() != CoreWatch::kInTask || !w.on_thread.load()) continue;
-    w.interrupt = true;
     if (CoreContext *c = w.ctx.load()) c->step_limit = 0;
-    if (signal) pthread_kill(w.thread, watchdog_signal());
+    if (w.state.load() != CoreWatch::kInTask || !w.on_thread.load()) continue;
+    if (w.interrupt.exchange(true)) pthread_kill(w.thread, watchdog_signal());
   }
 }
 
@@ -140,8 +140,8 @@ void watch() {
     if (s.changed.wait_until(lock, s.deadline, same_launch)) continue;
     s.report = compose(s);
     log::kernel().error(s.report);
-    for (bool signal = false; !same_launch(); signal = true) {
-      interrupt_running(s, signal);
+    while (!same_launch()) {
+      interrupt_running(s);
       s.changed.wait_for(lock, kRetry, same_launch);
     }
   }

@@ -106,6 +106,8 @@ void fault_too_many_steps(const CoreContext &c) {
                        kMaxSteps));
 }
 
+void grow_steps(CoreContext &c) { grow_log(c, c.steps); }
+
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
   const uintptr_t off = offset_in(c, space, p);

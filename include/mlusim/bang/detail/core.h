@@ -11,6 +11,7 @@
 #endif
 
 #include <atomic>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -150,6 +151,9 @@ struct CoreContext {
   // instruction (a fault thrown there unwinds cleanly, where a signal could
   // land inside a library call).
   std::atomic<size_t> step_limit{kMaxSteps};
+  // Set while one of the core's logs reallocates: the watchdog's signal must
+  // not abandon that halfway (it stops the core at its next instruction instead).
+  volatile sig_atomic_t growing = 0;
 };
 
 namespace detail {
@@ -179,6 +183,17 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
                                  Space space, const void *p, size_t bytes);
 // A core at its step limit: too many steps, or stopped by the watchdog.
 [[noreturn]] void fault_too_many_steps(const CoreContext &c);
+// Doubles the room of one of the core's logs, marked as growing while it
+// reallocates; grow_steps for its steps.
+template <typename T>
+void grow_log(CoreContext &c, std::vector<T> &log) {
+  c.growing = 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  log.reserve(log.capacity() < 1024 ? 1024 : 2 * log.capacity());
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  c.growing = 0;
+}
+void grow_steps(CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes);
 // Who makes an access hazard_check checks: a copy's DMA pipe, kPipeCount for
@@ -276,6 +291,8 @@ inline void check_write(const CoreContext &c, const char *op, const void *p, siz
 inline void record(CoreContext &c, const Step &step) {
   if (c.steps.size() >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
     detail::fault_too_many_steps(c);
+  if (c.steps.size() == c.steps.capacity()) [[unlikely]]
+    detail::grow_steps(c);
   c.steps.push_back(step);
 }
 
