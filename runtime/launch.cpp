@@ -215,7 +215,8 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
   return steps;
 }
 
-// A task ends when its pipes drain; its async copies land.
+// A task ends when its pipes drain; its async copies land (under the task's
+// recovery point: a copy that faults while landing is the task's fault).
 void end_task() { __sync(); }
 
 // What every run of one launch shares.
@@ -291,6 +292,10 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   // A physical core runs tasks core, core + threads, ... (waves), as hardware
   // does; a memory core runs once per wave of its cluster.
   const WatchdogScope watchdog(p.name, p.threads, is_union, cpc);
+  const std::function<void()> task = [&p] {
+    p.body();
+    end_task();
+  };
   std::string fault = scheduler.run([&](CoreContext &c) {
     const size_t first = c.is_mpu ? size_t(c.physical_cluster) * cpc : c.physical_core;
     for (size_t t = first; t < p.tasks && !scheduler.aborted(); t += p.threads) {
@@ -300,7 +305,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
         // every core of the cluster (memory core included) ended the last.
         if (t != first && is_union)
           scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
-        run_guarded(c, p.body);
+        run_guarded(c, task);
       } catch (const KernelFault &f) {
         scheduler.report_fault(f.message);
       } catch (const std::exception &e) {
@@ -310,7 +315,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
         scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw an exception",
                                            p.name, detail::core_name(c), t));
       }
-      end_task();  // c is the calling fiber's core
+      c.pending.clear();  // a faulted task's copies never land: the launch failed
     }
   });
   if (fault.empty() && race_check) {
