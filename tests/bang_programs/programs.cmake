@@ -53,6 +53,24 @@ add_test(NAME bang_unsimulated_arch_is_an_error
 set_tests_properties(bang_unsimulated_arch_is_an_error PROPERTIES
   PASS_REGULAR_EXPRESSION "--bang-mlu-arch=mtp_592: no simulated device for this architecture \\(mlusim has mtp_372, ")
 
+# mlu-ops' cncc flags (its CMakeLists.txt, release build), with what cncc
+# accepts under -Wall -Werror and g++'s -Wall does not.
+set(mluops_flags --no-neuware-version-check -mllvm --fmlu-addrspace-warning
+    -mllvm --fmlu-memintr-warning=true -Xbang-cnas -O1 -Werror -Wdeprecated-declarations -Wall
+    -std=c++17 -fPIC -pthread --neuware-path=/usr/local/neuware -O3 -DNDEBUG)
+add_test(NAME bang_mluops_flags_cncc COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CNCC_EXECUTABLE}
+         -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_mluops_flags -DSOURCES=${dir}/mluops_flags.mlu
+         "-DARCHS=--bang-mlu-arch=mtp_372;--bang-mlu-arch=mtp_592;--bang-mlu-arch=mtp_613"
+         "-DFLAGS=${mluops_flags}" -P ${dir}/cncc_build_and_run.cmake)
+# The version line mlu-ops reads (second word, from 4.1 on it adds -mllvm options).
+add_test(NAME bang_cncc_version COMMAND ${MLUSIM_CNCC_EXECUTABLE} --version)
+set_tests_properties(bang_cncc_version PROPERTIES PASS_REGULAR_EXPRESSION "^mlusim-cncc v4\\.7\\.2 ")
+add_test(NAME bang_mllvm_without_value_is_an_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/implicit_bang_h.mlu -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/mllvm_without_value -mllvm)
+set_tests_properties(bang_mllvm_without_value_is_an_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "mlusim-cncc: error: -mllvm needs a value")
+
 # -E shows the translated C++ text of a .mlu.
 add_test(NAME bang_translation_shown_by_dash_e
          COMMAND ${MLUSIM_CNCC_EXECUTABLE} -E ${dir}/implicit_bang_h.mlu)

@@ -27,7 +27,7 @@ TEST(OnchipDeclarations, TwoDimensionalWramArrayAndScalarWithRunTimeInitializer)
 
 TEST(OnchipDeclarations, FileScopeVariableUsesBecomeTheCallingCoresInstance) {
   const std::string t = out("__mlu_shared__ char sram_buf[1024];\n__mlu_global__ void k() { char *p = sram_buf; s.sram_buf = 0; }\n");
-  EXPECT_NE(t.find("namespace { ::mlusim::bang::OnchipSite mlusim_site_sram_buf{::mlusim::Space::kSram, "
+  EXPECT_NE(t.find("namespace { [[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_sram_buf{::mlusim::Space::kSram, "
                    "\"sram_buf\", \"p.mlu:1\", nullptr}; }"),
             std::string::npos) << t;
   EXPECT_NE(t.find("char *p = (::mlusim::bang::onchip_array<char >(mlusim_site_sram_buf, (1024)));"),
@@ -52,7 +52,7 @@ TEST(OnchipDeclarations, FileScopeVariableIsTheFilesOwnWithItsInitialValue) {
   const std::string t = out("__nram__ int table[4] = {1, 2, 3, 4};\n"
                             "__mlu_global__ void k(int *o) { o[0] = *table; }\n");
   EXPECT_NE(t.find("namespace { const int  mlusim_init_table[4] = {1, 2, 3, 4}; "
-                   "::mlusim::bang::OnchipSite mlusim_site_table{::mlusim::Space::kNram, \"table\", "
+                   "[[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_table{::mlusim::Space::kNram, \"table\", "
                    "\"p.mlu:1\", &mlusim_init_table}; }"),
             std::string::npos) << t;
   EXPECT_NE(t.find("o[0] = *(::mlusim::bang::onchip<int [4]>(mlusim_site_table));"), std::string::npos)
@@ -71,7 +71,7 @@ TEST(OnchipDeclarations, ExternDeclarationsReferToTheFilesDefinition) {
   const size_t first = t.find(declared);
   ASSERT_NE(first, std::string::npos) << t;
   EXPECT_NE(t.find(declared, first + 1), std::string::npos) << t;
-  EXPECT_NE(t.find("namespace { ::mlusim::bang::OnchipSite mlusim_site_nram_buffer{"), std::string::npos)
+  EXPECT_NE(t.find("namespace { [[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_nram_buffer{"), std::string::npos)
       << t;
   const std::string instance = "(::mlusim::bang::onchip_array<char >(mlusim_site_nram_buffer, (4096)))";
   EXPECT_NE(t.find("{ return " + instance + "; }"), std::string::npos) << t;

@@ -29,6 +29,21 @@ bool is_arch_option(const std::string &a) {
   return starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=");
 }
 
+// Options for cncc's own toolchain (its LLVM back end, its assembler cnas, its
+// check of the Neuware installation), as mlu-ops' build passes them: they mean
+// nothing to the host compiler and change nothing on the simulator, so they
+// are accepted quietly. Moves *i past the option's value; sets *missing when
+// the value is not there.
+bool toolchain_option(const std::vector<std::string> &args, size_t *i, bool *missing) {
+  const std::string &a = args[*i];
+  if (a == "-mllvm" || a == "-Xbang-cnas" || a == "--neuware-path") {
+    *missing = *i + 1 >= args.size();
+    *i += *missing ? 0 : 1;
+    return true;
+  }
+  return a == "--no-neuware-version-check" || starts_with(a, "--neuware-path=");
+}
+
 // "__bang_foo" from the compiler's "'__bang_foo' was not declared" or "there
 // are no arguments to '__bang_foo' that depend on a template parameter" (g++),
 // or "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
@@ -113,6 +128,42 @@ std::vector<std::string> arch_defines(const Arch &arch) {
   return d;
 }
 
+// Whether the host compiler is clang: the file it runs, links resolved
+// (c++ -> g++-12, clang++-16 -> clang).
+bool is_clang(const std::string &compiler) {
+  fs::path path = compiler;
+  if (!path.has_parent_path()) {
+    std::istringstream dirs(std::getenv("PATH") != nullptr ? std::getenv("PATH") : "");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (fs::exists(fs::path(dir) / compiler)) {
+        path = fs::path(dir) / compiler;
+        break;
+      }
+  }
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  return (ec ? path : real).filename().string().find("clang") != std::string::npos;
+}
+
+// cncc is clang, of a version before 13: its -Wall has neither
+// -Wsign-compare (g++'s -Wall has it for C++) nor -Wunused-but-set-variable
+// (clang 13 added it), and its -Wcomment does not report a // comment
+// continued by a backslash onto another // line (g++'s does). mlu-ops builds
+// its .mlu files with -Wall -Werror, so for a .mlu, -Wall means cncc's set:
+// those warnings are turned off right after it (a later -W option still
+// turns one back on).
+std::vector<std::string> with_cncc_warnings(const std::vector<std::string> &flags,
+                                            const std::string &compiler) {
+  std::vector<std::string> out;
+  for (const std::string &f : flags) {
+    out.push_back(f);
+    if (f != "-Wall") continue;
+    out.insert(out.end(), {"-Wno-sign-compare", "-Wno-unused-but-set-variable"});
+    if (!is_clang(compiler)) out.push_back("-Wno-comment");
+  }
+  return out;
+}
+
 // One .mlu's C++ text: preprocessed into `ii` (kept with -v), translated,
 // and told the device it is built for. `flags` are the host compiler's flags
 // for this source (-I, -D, -O, -std, ...); `dep_flags` (-MD -MF ...) go to the
@@ -121,7 +172,8 @@ int translate_mlu(const Toolchain &tc, const Arch &arch, const std::string &comp
                   const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
                   const std::string &source, const std::string &ii, bool verbose, std::string *text) {
   std::vector<std::string> pre = {compiler, "-E", "-x", "c++"};
-  pre.insert(pre.end(), flags.begin(), flags.end());
+  const std::vector<std::string> mlu_flags = with_cncc_warnings(flags, compiler);
+  pre.insert(pre.end(), mlu_flags.begin(), mlu_flags.end());
   for (const auto &d : arch_defines(arch)) pre.push_back(d);
   // cncc includes bang.h in every .mlu, whether it says so or not.
   pre.insert(pre.end(), {"-isystem", tc.include_dir, "-include", "bang.h"});
@@ -151,7 +203,8 @@ int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compil
     return rc;
   std::ofstream(cpp, std::ios::binary) << text;
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
-  cc.insert(cc.end(), flags.begin(), flags.end());
+  const std::vector<std::string> mlu_flags = with_cncc_warnings(flags, compiler);
+  cc.insert(cc.end(), mlu_flags.begin(), mlu_flags.end());
   cc.insert(cc.end(), {"-c", cpp, "-o", object});
   const int rc = run(cc, verbose);
   if (!verbose) fs::remove(cpp);
@@ -252,6 +305,12 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     auto value = [&](const char *flag) { return a.size() > std::strlen(flag) ? a.substr(std::strlen(flag)) : (i + 1 < args.size() ? args[++i] : ""); };
+    bool missing = false;
+    if (toolchain_option(args, &i, &missing)) {
+      if (!missing) continue;
+      std::cerr << "mlusim-cncc: error: " << a << " needs a value\n";
+      return 2;
+    }
     if (a == "-o") output = i + 1 < args.size() ? args[++i] : "";
     else if (a == "-c") compile_only = true;
     else if (a == "-E") translate_only = true;

@@ -16,6 +16,7 @@ constexpr void (*kPasses[])(Unit &) = {
     rewrite_device_printf,
     mark_intrinsic_lines,
     rewrite_half_literals,
+    drop_device_pragmas,
 };
 
 }  // namespace

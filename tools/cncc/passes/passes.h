@@ -24,5 +24,7 @@ void rewrite_device_printf(Unit &unit);
 void mark_intrinsic_lines(Unit &unit);
 // 1.5h -> ((half)1.5) (half_literals.cpp).
 void rewrite_half_literals(Unit &unit);
+// #pragma unroll, #pragma bang ... -> nothing (device_pragmas.cpp).
+void drop_device_pragmas(Unit &unit);
 
 }  // namespace mlusim::cncc
