@@ -4,7 +4,7 @@
 set(MLUSIM_BANG_PROGRAMS
   vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
   scalar_hazard implicit_bang_h deduced_launch extern_onchip vector_registers scalar_types
-  bang_arch
+  bang_arch inline_assembly
   "template_main template_kernels" "file_local_a file_local_b")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})
@@ -37,6 +37,14 @@ add_test(NAME bang_vector_register_call_is_a_compile_error
                  --bang-mlu-arch=mtp_372 -o ${CMAKE_CURRENT_BINARY_DIR}/vector_register_call)
 set_tests_properties(bang_vector_register_call_is_a_compile_error PROPERTIES
   PASS_REGULAR_EXPRESSION "__vv_[a-z_]+ is a vector-register intrinsic, which mlusim does not simulate; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+
+# Calling a device function whose inline assembly mlusim does not run is a
+# compile error naming the instruction.
+add_test(NAME bang_unsimulated_asm_call_is_a_compile_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/inline_assembly.mlu -DUSE_UNSIMULATED_ASM -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_asm_call)
+set_tests_properties(bang_unsimulated_asm_call_is_a_compile_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "inline assembly 'index.vvr.f32 %\\[dst\\], %\\[base\\], 1' \\([^)]*inline_assembly.mlu:20\\) is MLISA, which mlusim does not simulate")
 
 # The architecture macros of other devices, and cncc's several-architecture
 # command line (mlusim builds the first it simulates).

@@ -13,6 +13,7 @@ constexpr void (*kPasses[])(Unit &) = {
     rewrite_onchip_declarations,  // fills unit.onchip
     check_scalar_subscripts,      // reads unit.onchip
     rewrite_launches,
+    translate_inline_assembly,
     rewrite_device_printf,
     mark_intrinsic_lines,
     rewrite_half_literals,

@@ -18,6 +18,9 @@ void rewrite_onchip_declarations(Unit &unit);
 void check_scalar_subscripts(Unit &unit);
 // kernel<<<dim, type, queue>>>(args) -> mlusim::bang::launch (launches.cpp).
 void rewrite_launches(Unit &unit);
+// asm("sync;") and the other MLISA instructions of mlisa.h in device code ->
+// the calls doing the same; any other -> an error when used (inline_assembly.cpp).
+void translate_inline_assembly(Unit &unit);
 // printf in device code -> __bang_printf (device_printf.cpp).
 void rewrite_device_printf(Unit &unit);
 // Intrinsic calls in device code record their .mlu line (line_marks.cpp).
