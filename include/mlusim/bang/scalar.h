@@ -17,6 +17,10 @@ inline int __float2int_dn(float x) { return static_cast<int>(std::floor(x)); }
 inline int __float2int_up(float x) { return static_cast<int>(std::ceil(x)); }
 inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
 inline int __float2int_tz(float x) { return static_cast<int>(std::trunc(x)); }
+// Without a suffix: toward zero, as C's conversion (mlu-ops converts
+// non-negative coordinates with it, where toward zero is the floor).
+inline int32_t __float2int32(float x) { return static_cast<int32_t>(std::trunc(x)); }
+inline int32_t __half2int32(_Float16 x) { return __float2int32(static_cast<float>(x)); }
 inline int32_t __float2int32_rd(float x) { return static_cast<int32_t>(std::floor(x)); }
 inline int32_t __float2int32_up(float x) { return static_cast<int32_t>(std::ceil(x)); }
 inline int32_t __half2int32_rd(_Float16 x) { return __float2int32_rd(static_cast<float>(x)); }
