@@ -70,6 +70,13 @@ add_test(NAME bang_mluops_flags_cncc COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CN
          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_mluops_flags -DSOURCES=${dir}/mluops_flags.mlu
          "-DARCHS=--bang-mlu-arch=mtp_372;--bang-mlu-arch=mtp_592;--bang-mlu-arch=mtp_613"
          "-DFLAGS=${mluops_flags}" -P ${dir}/cncc_build_and_run.cmake)
+# Options whose value is the next argument (as mlu-ops builds its
+# gen_half2float_table tool with cncc): the values are no inputs.
+add_test(NAME bang_separate_option_values_cncc COMMAND ${CMAKE_COMMAND}
+         -DCNCC=${MLUSIM_CNCC_EXECUTABLE} -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_separate_values
+         -DSOURCES=${dir}/vector_add_block.mlu
+         "-DFLAGS=-L;${CMAKE_CURRENT_BINARY_DIR};-l;m;-isystem;${dir};-Wl,-rpath=${CMAKE_CURRENT_BINARY_DIR}"
+         -P ${dir}/cncc_build_and_run.cmake)
 # The version line mlu-ops reads (second word, from 4.1 on it adds -mllvm options).
 add_test(NAME bang_cncc_version COMMAND ${MLUSIM_CNCC_EXECUTABLE} --version)
 set_tests_properties(bang_cncc_version PROPERTIES PASS_REGULAR_EXPRESSION "^mlusim-cncc v4\\.7\\.2 ")

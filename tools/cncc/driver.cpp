@@ -29,6 +29,12 @@ bool is_arch_option(const std::string &a) {
   return starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=");
 }
 
+// Host compiler options whose value is the next argument ("-isystem dir").
+bool host_option_with_value(const std::string &a) {
+  return a == "-isystem" || a == "-include" || a == "-iquote" || a == "-idirafter" ||
+         a == "-imacros" || a == "-MF" || a == "-MT" || a == "-MQ";
+}
+
 // Options for cncc's own toolchain (its LLVM back end, its assembler cnas, its
 // check of the Neuware installation), as mlu-ops' build passes them: they mean
 // nothing to the host compiler and change nothing on the simulator, so they
@@ -320,11 +326,15 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
     else if (starts_with(a, "-std=")) standard = a;
     else if (starts_with(a, "-I") || starts_with(a, "-D") || starts_with(a, "-U"))
       flags.push_back(a.size() > 2 ? a : a + value(a.substr(0, 2).c_str()));
+    else if (starts_with(a, "-l") || starts_with(a, "-L"))
+      link_flags.push_back(a.size() > 2 ? a : a + value(a.substr(0, 2).c_str()));
+    else if (starts_with(a, "-Wl,"))
+      link_flags.push_back(a);
     else if (starts_with(a, "-O") || starts_with(a, "-g") || starts_with(a, "-W") ||
              starts_with(a, "-f") || a == "-pthread")
       flags.push_back(a);
-    else if (starts_with(a, "-l") || starts_with(a, "-L") || starts_with(a, "-Wl,"))
-      link_flags.push_back(a);
+    else if (host_option_with_value(a) && i + 1 < args.size())
+      flags.insert(flags.end(), {a, args[++i]});
     else if (starts_with(a, "--bang") || starts_with(a, "--")) {
       std::cerr << "mlusim-cncc: note: " << a << " is a device option; ignored on the simulator\n";
     } else if (starts_with(a, "-")) {
