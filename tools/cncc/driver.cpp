@@ -154,10 +154,11 @@ bool is_clang(const std::string &compiler) {
 // cncc is clang, of a version before 13: its -Wall has neither
 // -Wsign-compare (g++'s -Wall has it for C++) nor -Wunused-but-set-variable
 // (clang 13 added it), and its -Wcomment does not report a // comment
-// continued by a backslash onto another // line (g++'s does). mlu-ops builds
-// its .mlu files with -Wall -Werror, so for a .mlu, -Wall means cncc's set:
-// those warnings are turned off right after it (a later -W option still
-// turns one back on).
+// continued by a backslash onto another // line. g++'s -Wall also has
+// -Wmaybe-uninitialized and, when optimizing, -Wstrict-aliasing, which clang
+// has not. mlu-ops builds its .mlu files with -Wall -Werror, so for a .mlu,
+// -Wall means cncc's set: those warnings are turned off right after it (a
+// later -W option still turns one back on).
 std::vector<std::string> with_cncc_warnings(const std::vector<std::string> &flags,
                                             const std::string &compiler) {
   std::vector<std::string> out;
@@ -165,7 +166,8 @@ std::vector<std::string> with_cncc_warnings(const std::vector<std::string> &flag
     out.push_back(f);
     if (f != "-Wall") continue;
     out.insert(out.end(), {"-Wno-sign-compare", "-Wno-unused-but-set-variable"});
-    if (!is_clang(compiler)) out.push_back("-Wno-comment");
+    if (!is_clang(compiler))
+      out.insert(out.end(), {"-Wno-comment", "-Wno-maybe-uninitialized", "-Wno-strict-aliasing"});
   }
   return out;
 }
