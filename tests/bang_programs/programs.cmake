@@ -70,6 +70,16 @@ add_test(NAME bang_mluops_flags_cncc COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CN
          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_mluops_flags -DSOURCES=${dir}/mluops_flags.mlu
          "-DARCHS=--bang-mlu-arch=mtp_372;--bang-mlu-arch=mtp_592;--bang-mlu-arch=mtp_613"
          "-DFLAGS=${mluops_flags}" -P ${dir}/cncc_build_and_run.cmake)
+# The same with clang as the host compiler, where one is installed (mlusim needs 15 on: _Float16).
+find_program(MLUSIM_TEST_CLANGXX NAMES clang++-18 clang++-17 clang++-16 clang++-15)
+if(MLUSIM_TEST_CLANGXX)
+  add_test(NAME bang_mluops_flags_cncc_clang COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CNCC_EXECUTABLE}
+           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_mluops_flags_clang
+           -DSOURCES=${dir}/mluops_flags.mlu "-DFLAGS=${mluops_flags};-I;${dir};-DUNUSED_MACRO=1"
+           -P ${dir}/cncc_build_and_run.cmake)
+  set_tests_properties(bang_mluops_flags_cncc_clang PROPERTIES
+    ENVIRONMENT "MLUSIM_CXX=${MLUSIM_TEST_CLANGXX}")
+endif()
 # Options whose value is the next argument (as mlu-ops builds its
 # gen_half2float_table tool with cncc): the values are no inputs.
 add_test(NAME bang_separate_option_values_cncc COMMAND ${CMAKE_COMMAND}

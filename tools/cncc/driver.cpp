@@ -199,6 +199,21 @@ int translate_mlu(const Toolchain &tc, const Arch &arch, const std::string &comp
   return 0;
 }
 
+// The flags for compiling preprocessed text: without the preprocessor's
+// (-I, -D, -U, -isystem dir, ...), which clang reports as unused.
+std::vector<std::string> without_preprocessor_flags(const std::vector<std::string> &flags) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    const std::string &f = flags[i];
+    const bool joined = f.size() > 2 && (starts_with(f, "-I") || starts_with(f, "-D") ||
+                                         starts_with(f, "-U"));
+    const bool separate = f == "-I" || f == "-D" || f == "-U" || host_option_with_value(f);
+    if (separate) ++i;  // and its value
+    else if (!joined) out.push_back(f);
+  }
+  return out;
+}
+
 // One .mlu to an object: translate, compile (object.ii and object.cpp are
 // kept with -v).
 int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compiler,
@@ -211,7 +226,8 @@ int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compil
     return rc;
   std::ofstream(cpp, std::ios::binary) << text;
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
-  const std::vector<std::string> mlu_flags = with_cncc_warnings(flags, compiler);
+  const std::vector<std::string> mlu_flags =
+      with_cncc_warnings(without_preprocessor_flags(flags), compiler);
   cc.insert(cc.end(), mlu_flags.begin(), mlu_flags.end());
   cc.insert(cc.end(), {"-c", cpp, "-o", object});
   const int rc = run(cc, verbose);
