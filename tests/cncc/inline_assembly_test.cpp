@@ -74,6 +74,19 @@ TEST(InlineAssembly, DivideByScalarAndGather) {
       << t;
 }
 
+// A macro from a system header inside the statement brings linemarkers.
+TEST(InlineAssembly, LinemarkersBetweenOperandsAreSkipped) {
+  const std::string src = "# 1 \"p.mlu\"\n__mlu_func__ void f(unsigned n, unsigned e) {\n"
+                          "  asm(\"findlast1.gpr.b32 %0, %1;\" : \"=r\"(e)\n# 1 \"p.mlu\" 3 4\n"
+                          " : \"r\"(n)\n# 3 \"p.mlu\"\n);\n}\n";
+  const auto t = translate(src);
+  ASSERT_TRUE(t.errors.empty()) << t.errors.front();
+  EXPECT_NE(t.text.find("mlusim_asm_0 = ::mlusim::bang::asm_findlast1(mlusim_asm_1); }(e"),
+            std::string::npos)
+      << t.text;
+  EXPECT_EQ(lines(t.text), lines(src));
+}
+
 TEST(InlineAssembly, SeveralInstructionsInOneTemplate) {
   const std::string t = out("__mlu_func__ void f() { asm volatile(\"sync;\\n\\tsync\"); }\n");
   EXPECT_NE(t.find("__sync(); __sync(); }();"), std::string::npos) << t;

@@ -56,8 +56,13 @@ std::vector<std::pair<size_t, size_t>> sections(const Unit &u, size_t open, size
 }
 
 // The operands of one section: "[name] "constraint" (expression)", ...
+// (linemarkers between them skipped).
 bool read_operands(const Unit &u, std::pair<size_t, size_t> section, std::vector<AsmOperand> *out) {
   for (size_t k = section.first; k < section.second;) {
+    if (u[k].kind == Kind::kDirective) {
+      ++k;
+      continue;
+    }
     AsmOperand o{"", 0, 0};
     if (u.is(k, "[")) {
       o.name = std::string(u.text(k + 1));
@@ -70,6 +75,7 @@ bool read_operands(const Unit &u, std::pair<size_t, size_t> section, std::vector
     if (o.close >= section.second) return false;
     out->push_back(o);
     k = o.close + 1;
+    while (k < section.second && u[k].kind == Kind::kDirective) ++k;
     if (k < section.second && !u.is(k, ",")) return false;
     k += k < section.second ? 1 : 0;
   }
