@@ -108,7 +108,6 @@ void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gan
   c.cluster_id = is_union ? static_cast<int>(task % group / cores_per_cluster) : 0;
   c.cluster_dim = is_union ? gang : 1;
   c.issued = 0;  // fault messages number the instructions of the task
-  c.nram_declared = c.wram_declared = c.sram_declared = 0;
 }
 
 // Which cores each worker claims together: a cluster and its memory core for
@@ -215,6 +214,8 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     }
     c.sram = mem.sram(c.physical_cluster);
     c.sram_capacity = sram_usable(p.spec);
+    for (Space s : {Space::kNram, Space::kSram, Space::kWram})
+      if (onchip_base(c, s) != nullptr) c.declared[static_cast<int>(s)] = layout.ends(s);
     c.tracing = trace::wants(p.name, c.physical_cluster, c.core_in_cluster);
   }
 }
@@ -227,7 +228,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const Gdram
   OnchipMemory &mem = OnchipMemory::prepare(p.spec);
   const uint64_t serial = ++g_runs;
   gdram_note_launch(serial);
-  OnchipLayout layout(serial, p.spec.name, cores);
+  OnchipLayout layout(serial, p.spec, cores);
   const bool is_union = p.gang > 0;
   LaunchShared shared{p.name, is_union, nullptr, &layout};
   init_cores(p, mem, lease, shared, layout, cores);

@@ -14,7 +14,19 @@ namespace mlusim {
 namespace {
 
 constexpr size_t kMaxVariables = 4096;  // per space and launch
-constexpr size_t kGranule = size_t{1} << DeclaredRegions::kGranuleShift;
+constexpr size_t kGranule = size_t{1} << DeclaredEnds::kGranuleShift;
+constexpr int kCheckedSpaces = 3;  // NRAM, SRAM, WRAM (Space's first three)
+
+// The granule tables of the run in progress, kept from one run to the next so
+// that a launch clears only what the previous one wrote (one launch at a time).
+struct EndTables {
+  std::array<std::vector<uint32_t>, kCheckedSpaces> ends;
+  std::array<size_t, kCheckedSpaces> written{};  // granules the last run set
+};
+EndTables &end_tables() {
+  static EndTables t;
+  return t;
+}
 
 const char *qualifier(Space s) {
   switch (s) {
@@ -25,20 +37,39 @@ const char *qualifier(Space s) {
   }
 }
 
-size_t capacity(const CoreContext &c, Space s) {
-  switch (s) {
-    case Space::kNram: return c.nram_capacity;
-    case Space::kWram: return c.wram_capacity;
-    case Space::kSram: return c.sram_capacity;
-    default: return OnchipLayout::kLdramBytes;
-  }
-}
+size_t granules(size_t bytes) { return (bytes + kGranule - 1) / kGranule; }
 
 }  // namespace
 
-OnchipLayout::OnchipLayout(uint64_t serial, std::string device,
+OnchipLayout::OnchipLayout(uint64_t serial, const DeviceSpec &spec,
                            const std::vector<CoreContext> &cores)
-    : serial_(serial), device_(std::move(device)), cores_(cores) {}
+    : serial_(serial), spec_(spec), cores_(cores) {
+  EndTables &t = end_tables();
+  for (int s = 0; s < kCheckedSpaces; ++s) {
+    std::vector<uint32_t> &ends = t.ends[s];
+    std::fill_n(ends.begin(), std::min(t.written[s], ends.size()), 0);
+    t.written[s] = 0;
+    ends.resize(granules(capacity(static_cast<Space>(s))), 0);
+  }
+}
+
+size_t OnchipLayout::capacity(Space space) const {
+  switch (space) {
+    case Space::kNram: return nram_usable(spec_);
+    case Space::kWram: return spec_.wram_bytes;
+    case Space::kSram: return sram_usable(spec_);
+    default: return kLdramBytes;
+  }
+}
+
+DeclaredEnds OnchipLayout::ends(Space space) const {
+  const std::vector<uint32_t> &ends = end_tables().ends[static_cast<int>(space)];
+  return DeclaredEnds{ends.data(), ends.size()};
+}
+
+size_t OnchipLayout::used(Space space) const {
+  return spaces_[static_cast<int>(space)].used.load(std::memory_order_relaxed);
+}
 
 OnchipLayout::~OnchipLayout() {
   for (void *p : ldram_)
@@ -53,45 +84,37 @@ std::byte *OnchipLayout::place(CoreContext &c, bang::OnchipSite &site, size_t by
   else if (bytes > site.bytes)
     detail::fault(c, fmt::format("'{}' ({}) has {} bytes in this launch; a use asks for {}",
                                  site.name, site.where, site.bytes, bytes));
-  // Catch this core up with what every core has declared so far.
-  const SpaceLayout &s = spaces_[static_cast<int>(site.space)];
-  size_t &mine = bang::declared_in(c, site.space);
-  mine = std::max(mine, s.used);
   if (site.space == Space::kLdram) c.ldram = ldram_of(c.physical_core);
-  else c.regions = regions_.data();
-  return bang::space_base(c, site.space) + site.offset;
+  std::byte *base = bang::space_base(c, site.space);
+  return base != nullptr ? base + site.offset : nullptr;  // a memory core has no NRAM, WRAM
 }
 
 void OnchipLayout::add(CoreContext &c, Space space, bang::OnchipSite &site, size_t bytes,
                        size_t align) {
   SpaceLayout &s = spaces_[static_cast<int>(space)];
-  const size_t cap = capacity(c, space);
+  const size_t cap = capacity(space);
   const size_t step = std::max(align, kGranule);
   const size_t start = (onchip_place(s.used, bytes, cap) + step - 1) / step * step;
   if (start > cap || bytes > cap - start)
     detail::fault(c, fmt::format("{} variables need {} bytes per {} but {} has {} bytes of usable "
                                  "{}: {}'{}' ({}, {} bytes)",
                                  qualifier(space), start + bytes,
-                                 space == Space::kSram ? "cluster" : "core", device_, cap,
+                                 space == Space::kSram ? "cluster" : "core", spec_.name, cap,
                                  space_name(space), list_variables(space), site.name, site.where,
                                  bytes));
   if (s.vars.size() + 1 >= kMaxVariables)
     detail::fault(c, fmt::format("more than {} {} variables in one kernel", kMaxVariables - 1,
                                  qualifier(space)));
-  if (space != Space::kLdram && s.owner.empty()) {
-    // Sized once: cores read these while others add variables.
-    s.owner.assign((cap + kGranule - 1) / kGranule, 0);
-    s.end.assign(kMaxVariables, 0);
-    regions_[static_cast<int>(space)] = DeclaredRegions{s.owner.data(), s.end.data()};
-  }
   s.vars.push_back(Placed{&site, start, bytes});
-  const auto id = static_cast<uint16_t>(s.vars.size());
   if (space != Space::kLdram && bytes != 0) {
-    s.end[id] = static_cast<uint32_t>(start + bytes);
-    for (size_t g = start / kGranule; g <= (start + bytes - 1) / kGranule; ++g)
-      __atomic_store_n(&s.owner[g], id, __ATOMIC_RELAXED);
+    EndTables &t = end_tables();
+    const int index = static_cast<int>(space);
+    const size_t last = granules(start + bytes);
+    for (size_t g = start / kGranule; g < last; ++g)  // cores read these as they run
+      __atomic_store_n(&t.ends[index][g], static_cast<uint32_t>(start + bytes), __ATOMIC_RELAXED);
+    t.written[index] = std::max(t.written[index], last);
   }
-  s.used = start + bytes;
+  s.used.store(start + bytes, std::memory_order_relaxed);
   if (space != Space::kLdram)  // every core's memory opens there (guard pages)
     for (const CoreContext &core : cores_)
       if (bang::space_base(core, space) != nullptr) onchip_declared(core, space, start, bytes);
@@ -106,7 +129,7 @@ void OnchipLayout::initialise(Space space, const bang::OnchipSite &site) {
   for (size_t i = 0; i < cores_.size(); ++i) {
     std::byte *base = space == Space::kLdram ? static_cast<std::byte *>(ldram_of(static_cast<int>(i)))
                                              : bang::space_base(cores_[i], space);
-    std::memcpy(base + site.offset, site.init, site.bytes);
+    if (base != nullptr) std::memcpy(base + site.offset, site.init, site.bytes);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/detail/program.h"
+#include "runtime/device_spec.h"
 
 namespace mlusim {
 
@@ -21,12 +23,16 @@ class OnchipLayout {
   static constexpr size_t kLdramBytes = size_t{64} << 20;  // per core, reserved lazily
 
   // serial: the run of the launch (runtime/launch.h); sites placed under it are current.
-  OnchipLayout(uint64_t serial, std::string device, const std::vector<CoreContext> &cores);
+  OnchipLayout(uint64_t serial, const DeviceSpec &spec, const std::vector<CoreContext> &cores);
   ~OnchipLayout();
   OnchipLayout(const OnchipLayout &) = delete;
   OnchipLayout &operator=(const OnchipLayout &) = delete;
 
   uint64_t serial() const { return serial_; }
+  // The per-granule ends of NRAM, SRAM or WRAM variables every core checks against.
+  DeclaredEnds ends(Space space) const;
+  // Bytes of the space the variables placed so far take (up to the last one's end).
+  size_t used(Space space) const;
   std::byte *place(CoreContext &c, bang::OnchipSite &site, size_t bytes, size_t align);
   // "'a' (prog.mlu:10, 256 bytes)" for the variable at `offset`, or "".
   std::string describe(Space space, size_t offset) const;
@@ -37,10 +43,8 @@ class OnchipLayout {
     size_t offset, bytes;
   };
   struct SpaceLayout {
-    size_t used = 0;
+    std::atomic<size_t> used{0};
     std::vector<Placed> vars;
-    std::vector<uint16_t> owner;                  // per 64-byte granule
-    std::vector<uint32_t> end = {0};              // per variable id (1-based)
   };
   static constexpr int kSpaces = 5;
 
@@ -49,12 +53,13 @@ class OnchipLayout {
   std::string list_variables(Space space) const;
   std::byte *ldram_of(int core);
 
+  size_t capacity(Space space) const;
+
   const uint64_t serial_;
-  const std::string device_;
+  const DeviceSpec &spec_;
   const std::vector<CoreContext> &cores_;
   mutable std::mutex mutex_;
   std::array<SpaceLayout, kSpaces> spaces_;
-  std::array<DeclaredRegions, kSpaces> regions_{};
   std::vector<void *> ldram_;  // per core, mapped on first use
 };
 

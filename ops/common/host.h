@@ -16,7 +16,6 @@
 #include "mlu_op.h"
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
-#include "runtime/launch.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
 

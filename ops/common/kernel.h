@@ -1,6 +1,5 @@
 // What the operators' kernels share beyond BANG C: the sizes and alignment
-// macros mlu-ops' kernels define for themselves (bang.h does not), and the
-// on-chip buffer declarations of kernels still written as plain C++.
+// macros mlu-ops' kernels define for themselves (bang.h does not).
 #pragma once
 
 #include <bang.h>
@@ -17,23 +16,6 @@
 #define PAD_DOWN(x, y) (((x) / (y)) * (y))
 #define CEIL_ALIGN(x, y) PAD_UP(x, y)
 #define FLOOR_ALIGN(x, y) PAD_DOWN(x, y)
-
-namespace mlusim::detail {
-std::byte *declare_onchip(Space space, size_t bytes, const char *name);
-}
-
-// Stand-ins for "__nram__ T name[count];" and its SRAM/WRAM twins: the buffer is
-// carved from this core's (or cluster's) memory and checked against its size.
-// Every core of a cluster declares SRAM buffers in the same order, so they agree.
-#define __nram_buffer__(T, name, count)                                                  \
-  T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
-      ::mlusim::Space::kNram, sizeof(T) * static_cast<size_t>(count), #name))
-#define __sram_buffer__(T, name, count)                                                  \
-  T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
-      ::mlusim::Space::kSram, sizeof(T) * static_cast<size_t>(count), #name))
-#define __wram_buffer__(T, name, count)                                                  \
-  T *const name = reinterpret_cast<T *>(::mlusim::detail::declare_onchip(                \
-      ::mlusim::Space::kWram, sizeof(T) * static_cast<size_t>(count), #name))
 
 // The status of a kernel<<<...>>>(...) launch, as mlu-ops' KERNEL_CHECK reads
 // it: stale errors cleared first, then cnrtGetLastError after the launch.

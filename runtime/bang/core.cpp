@@ -5,8 +5,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "ops/common/kernel.h"
-#include "runtime/onchip_memory.h"
+#include "runtime/onchip_layout.h"
 #include "runtime/segments.h"
 
 namespace mlusim {
@@ -50,26 +49,19 @@ void fault(const CoreContext &c, const std::string &what) {
 
 namespace {
 
-struct OnchipRegion {
-  Space space;
-  const std::byte *base;
-  size_t capacity, declared;
-};
+size_t capacity_of(const CoreContext &c, Space s) {
+  return s == Space::kNram ? c.nram_capacity : s == Space::kSram ? c.sram_capacity : c.wram_capacity;
+}
 
-OnchipRegion region(const CoreContext &c, Space s) {
-  switch (s) {
-    case Space::kNram: return {s, c.nram, c.nram_capacity, c.nram_declared};
-    case Space::kSram: return {s, c.sram, c.sram_capacity, c.sram_declared};
-    default: return {s, c.wram, c.wram_capacity, c.wram_declared};
-  }
+uintptr_t offset_in(const CoreContext &c, Space s, const void *p) {
+  return reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(onchip_base(c, s));
 }
 
 // Where p lives, for messages: "NRAM +0x40", "GDRAM allocation #2 ...", ...
 std::string where(const CoreContext &c, const void *p, Space *space_out) {
   for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
-    OnchipRegion r = region(c, s);
-    uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(r.base);
-    if (r.base != nullptr && off < r.capacity) {
+    const uintptr_t off = offset_in(c, s, p);
+    if (onchip_base(c, s) != nullptr && off < capacity_of(c, s)) {
       *space_out = s;
       return fmt::format("{} +{:#x}", space_name(s), off);
     }
@@ -91,12 +83,11 @@ void fault_bounds(const CoreContext &c, const char *op, const char *operand, Spa
   Space actual;
   std::string at = where(c, p, &actual);
   if (actual == expected && expected != Space::kGdram) {
-    OnchipRegion r = region(c, expected);
-    uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(r.base);
+    const size_t declared = c.launch->layout->used(expected);
     fault(c, fmt::format("{}: {} at {} with {} bytes runs {} bytes past the {} bytes of {} the "
                          "kernel declared",
-                         op, operand, at, bytes, off + bytes - r.declared, r.declared,
-                         space_name(expected)));
+                         op, operand, at, bytes, offset_in(c, expected, p) + bytes - declared,
+                         declared, space_name(expected)));
   }
   if (actual == expected)
     fault(c, fmt::format("{}: {} [{}, +{} bytes) is not inside one GDRAM allocation: {}", op,
@@ -104,6 +95,16 @@ void fault_bounds(const CoreContext &c, const char *op, const char *operand, Spa
   fault(c, fmt::format("{}: {} {} is in {}, but the instruction needs {} there", op, operand, at,
                        actual == Space::kGdram ? "no on-chip memory" : space_name(actual),
                        space_name(expected)));
+}
+
+void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
+                         const void *p, size_t bytes) {
+  const uintptr_t off = offset_in(c, space, p);
+  const bool in_space = onchip_base(c, space) != nullptr && off <= capacity_of(c, space);
+  if (in_space && bytes == 0) return;  // an empty operand touches nothing
+  if (in_space && off + bytes <= c.launch->layout->used(space))
+    fault_crossing(c, op, operand, space, p, bytes);
+  fault_bounds(c, op, operand, space, p, bytes);
 }
 
 void fault_alignment(const CoreContext &c, const char *op, const char *operand, const void *p,
@@ -168,28 +169,6 @@ void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<Tenso
   check_write(c, op, dst.p, dst.bytes);
   issue(c, kTensorPipe, cycles, false, a, op, "tensor", dst.p,
         srcs.size() > 0 ? srcs.begin()->p : nullptr, dst.bytes);
-}
-
-std::byte *declare_onchip(Space space, size_t bytes, const char *name) {
-  CoreContext &c = this_core();
-  if (c.is_mpu && space != Space::kSram) {
-    // BANG's __nram__ arrays are static: the memory core passes their
-    // declaration but owns no NRAM/WRAM; any intrinsic on them faults.
-    return nullptr;
-  }
-  std::byte *base = space == Space::kNram ? c.nram : space == Space::kSram ? c.sram : c.wram;
-  size_t &declared = space == Space::kNram   ? c.nram_declared
-                     : space == Space::kSram ? c.sram_declared
-                                             : c.wram_declared;
-  size_t capacity = region(c, space).capacity;
-  size_t start = onchip_place(declared, bytes, capacity);
-  if (start > capacity || bytes > capacity - start)
-    fault(c, fmt::format("{} buffer '{}' of {} bytes does not fit: {} bytes already declared, "
-                         "{} usable on this device",
-                         space_name(space), name, bytes, start, capacity));
-  declared = start + bytes;
-  onchip_declared(c, space, start, bytes);
-  return base + start;
 }
 
 }  // namespace detail

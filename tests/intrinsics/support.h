@@ -1,6 +1,6 @@
-// What the intrinsic tests share: one-core and one-cluster launches, fault
-// messages, and the comparison of a result with its double-precision
-// reference by mlu-ops' diff metrics.
+// What the intrinsic tests share: launches and fault messages
+// (tests/common/launch_error.h), and the comparison of a result with its
+// double-precision reference by mlu-ops' diff metrics.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,10 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ops/common/kernel.h"
-#include "runtime/launch.h"
-#include "tests/common/one_core.h"
 #include "harness/harness.h"
+#include "tests/common/launch_error.h"
 
 namespace intrinsics_test {
 
@@ -19,20 +17,9 @@ using mlusim::harness::DeviceBuffer;
 using mlusim::harness::FloatTag;
 using mlusim::harness::HalfTag;
 
-using mlusim::harness::run_on_one_core;
-
-// Launches `kernel` on one core and returns its fault message ("" if none).
-template <typename... Params, typename... Args>
-std::string fault_of(void (*kernel)(Params...), Args... args) {
-  cnrtRet_t ret = mlusim::launch("kernel_under_test", cnrtDim3_t{1, 1, 1}, cnrtFuncTypeBlock,
-                                 nullptr, kernel, args...);
-  return ret == cnrtErrorKernelFault ? mlusimGetLastError() : "";
-}
-
-inline void expect_mentions(const std::string &msg, std::initializer_list<const char *> parts) {
-  ASSERT_FALSE(msg.empty()) << "the launch did not fault";
-  for (const char *p : parts) EXPECT_NE(msg.find(p), std::string::npos) << p << " not in: " << msg;
-}
+using mlusim::testing::expect_mentions;
+using mlusim::testing::kOneCore;
+using mlusim::testing::launch_error;
 
 // mlu-ops' accuracy bar for these intrinsics: diff1 and diff2 within 3e-3.
 template <typename T>

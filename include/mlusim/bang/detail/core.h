@@ -127,13 +127,16 @@ struct LaunchShared {
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
 };
 
-// The on-chip variables a .mlu kernel declared in one space: which declaration
-// owns each 64-byte granule (0: none) and where each ends, so that an operand
-// running from one array into the next is caught (runtime/onchip_layout.cpp).
-struct DeclaredRegions {
+// The on-chip variables a .mlu kernel declared in one space, as one launch
+// lays them out for all its cores (runtime/onchip_layout.cpp): for each 64-byte
+// granule, the offset where the variable holding it ends (0: none does). An
+// operand is valid when it ends at or before the end recorded for its first
+// granule, so one lookup catches both a run past the declared memory and a run
+// from one array into the next.
+struct DeclaredEnds {
   static constexpr unsigned kGranuleShift = 6;
-  const uint16_t *owner = nullptr;
   const uint32_t *end = nullptr;
+  size_t granules = 0;  // 0 where the core has no such memory (a memory core's NRAM, WRAM)
 };
 
 // The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
@@ -153,19 +156,17 @@ struct CoreContext {
   const GdramSnapshot *gdram = nullptr;
   CostParams cost{};
 
-  // On-chip memory: declared buffers are bump-allocated from the start of each.
-  // A memory core has no NRAM or WRAM (capacity 0).
+  // On-chip memory (capacity: what kernels may declare). A memory core has no
+  // NRAM or WRAM (null, capacity 0).
   std::byte *nram = nullptr;
-  size_t nram_capacity = 0, nram_declared = 0;
+  size_t nram_capacity = 0;
   std::byte *wram = nullptr;
-  size_t wram_capacity = 0, wram_declared = 0;
+  size_t wram_capacity = 0;
   std::byte *sram = nullptr;  // the cluster's, shared
-  size_t sram_capacity = 0, sram_declared = 0;
-  std::byte *ldram = nullptr;  // per-core local DRAM of __ldram__ variables
-  size_t ldram_declared = 0;
-  // Declared variables of a .mlu kernel (indexed by Space), null for kernels
-  // that carve their buffers with __nram_buffer__.
-  const DeclaredRegions *regions = nullptr;
+  size_t sram_capacity = 0;
+  std::byte *ldram = nullptr;  // per-core local DRAM of __ldram__ variables, mapped on first use
+  // The kernel's declared variables in NRAM, SRAM and WRAM (indexed by Space).
+  DeclaredEnds declared[3];
   // The run of a launch this core is in (runtime/launch.h), read on the hot
   // path of every declared on-chip variable's use.
   uint64_t launch_serial = 0;
@@ -219,7 +220,11 @@ std::string core_name(const CoreContext &c);
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
                                Space space, const void *p, size_t bytes);
-// An operand that leaves the declared variable it starts in.
+// An on-chip operand the granule lookup did not pass: an empty one inside the
+// space is fine; otherwise a fault saying where it is and what it runs into.
+void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
+                         const void *p, size_t bytes);
+// An operand that leaves the declared variable it starts in (runtime/onchip_layout.cpp).
 [[noreturn]] void fault_crossing(const CoreContext &c, const char *op, const char *operand,
                                  Space space, const void *p, size_t bytes);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
@@ -249,23 +254,22 @@ inline CoreContext &this_core() {
   return *detail::tls_core;
 }
 
-// [p, p+bytes) must lie in the declared part of the given on-chip space.
+inline std::byte *onchip_base(const CoreContext &c, Space space) {
+  return space == Space::kNram ? c.nram : space == Space::kSram ? c.sram : c.wram;
+}
+
+// [p, p+bytes) must lie inside one variable the kernel declared in the given
+// on-chip space (NRAM, SRAM or WRAM): a granule lookup and two compares.
 inline void require_onchip(const CoreContext &c, const char *op, const char *operand,
                            Space space, const void *p, size_t bytes) {
-  const std::byte *base = space == Space::kNram   ? c.nram
-                          : space == Space::kSram ? c.sram
-                                                  : c.wram;
-  size_t limit = space == Space::kNram   ? c.nram_declared
-                 : space == Space::kSram ? c.sram_declared
-                                         : c.wram_declared;
-  uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base);
-  if (off > limit || bytes > limit - off) detail::fault_bounds(c, op, operand, space, p, bytes);
-  if (c.regions != nullptr && bytes != 0) {
-    const DeclaredRegions &r = c.regions[static_cast<int>(space)];
-    const uint16_t id = __atomic_load_n(&r.owner[off >> DeclaredRegions::kGranuleShift],
-                                        __ATOMIC_RELAXED);
-    if (id == 0 || off + bytes > r.end[id]) detail::fault_crossing(c, op, operand, space, p, bytes);
-  }
+  const DeclaredEnds &d = c.declared[static_cast<int>(space)];
+  const uintptr_t off =
+      reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(onchip_base(c, space));
+  const size_t granule = off >> DeclaredEnds::kGranuleShift;
+  if (granule >= d.granules) return detail::check_onchip_slowly(c, op, operand, space, p, bytes);
+  const size_t end = __atomic_load_n(&d.end[granule], __ATOMIC_RELAXED);
+  if (bytes > end || off + bytes > end)
+    detail::check_onchip_slowly(c, op, operand, space, p, bytes);
 }
 
 inline void require_gdram(const CoreContext &c, const char *op, const char *operand,

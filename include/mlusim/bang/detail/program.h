@@ -53,24 +53,13 @@ inline std::byte *space_base(const CoreContext &c, Space s) {
   }
 }
 
-// How much of the space this core has declared (the checks' limit).
-inline size_t &declared_in(CoreContext &c, Space s) {
-  switch (s) {
-    case Space::kNram: return c.nram_declared;
-    case Space::kWram: return c.wram_declared;
-    case Space::kSram: return c.sram_declared;
-    default: return c.ldram_declared;
-  }
-}
-
 // The calling core's instance of the variable declared at `site`.
 template <typename T>
 T &onchip(OnchipSite &site) {
   CoreContext &c = this_core();
-  const size_t end = site.offset + sizeof(T);
-  std::byte *p = site.placed_in.load(std::memory_order_acquire) == c.launch_serial &&
-                         end <= declared_in(c, site.space)
-                     ? space_base(c, site.space) + site.offset
+  std::byte *base = space_base(c, site.space);
+  std::byte *p = site.placed_in.load(std::memory_order_acquire) == c.launch_serial && base != nullptr
+                     ? base + site.offset
                      : place(c, site, sizeof(T), alignof(T));
   return *reinterpret_cast<T *>(p);
 }
@@ -81,9 +70,10 @@ template <typename T>
 T *onchip_array(OnchipSite &site, size_t count) {
   CoreContext &c = this_core();
   const size_t bytes = sizeof(T) * count;
+  std::byte *base = space_base(c, site.space);
   std::byte *p = site.placed_in.load(std::memory_order_acquire) == c.launch_serial &&
-                         bytes <= site.bytes && site.offset + bytes <= declared_in(c, site.space)
-                     ? space_base(c, site.space) + site.offset
+                         bytes <= site.bytes && base != nullptr
+                     ? base + site.offset
                      : place(c, site, bytes, alignof(T));
   return reinterpret_cast<T *>(p);
 }
