@@ -87,4 +87,22 @@ TEST(OnchipDeclarations, AnExternVariableUsedWithoutADefinitionInTheFileIsAnErro
       << t.errors[0];
 }
 
+// mlu-ops' ms_deform_attn names a parameter after the file's WRAM buffer:
+// inside that function the name is the parameter, elsewhere the buffer.
+TEST(OnchipDeclarations, ALocalOrParameterOfTheNameHidesAFileScopeVariable) {
+  const std::string t = out("__wram__ float wram_buffer[64];\n"
+                            "template <typename T>\n"
+                            "__mlu_func__ void count(T *wram_buffer, int n) { wram_buffer[n] = 1; }\n"
+                            "__mlu_func__ void local() { int wram_buffer = 3; wram_buffer += 1; }\n"
+                            "__mlu_global__ void k() { count(wram_buffer, 0); }\n");
+  EXPECT_NE(t.find("void count(T *wram_buffer, int n) { wram_buffer[n] = 1; }"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("void local() { int wram_buffer = 3; wram_buffer += 1; }"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("void k() { count((::mlusim::bang::onchip_array<float >(mlusim_site_wram_buffer, "
+                   "(64))), 0); }"),
+            std::string::npos)
+      << t;
+}
+
 }  // namespace
