@@ -151,23 +151,29 @@ bool is_clang(const std::string &compiler) {
   return (ec ? path : real).filename().string().find("clang") != std::string::npos;
 }
 
-// cncc is clang, of a version before 13: its -Wall has neither
-// -Wsign-compare (g++'s -Wall has it for C++) nor -Wunused-but-set-variable
-// (clang 13 added it), and its -Wcomment does not report a // comment
-// continued by a backslash onto another // line. g++'s -Wall also has
-// -Wmaybe-uninitialized and, when optimizing, -Wstrict-aliasing, which clang
-// has not. mlu-ops builds its .mlu files with -Wall -Werror, so for a .mlu,
-// -Wall means cncc's set: those warnings are turned off right after it (a
-// later -W option still turns one back on).
-std::vector<std::string> with_cncc_warnings(const std::vector<std::string> &flags,
-                                            const std::string &compiler) {
-  std::vector<std::string> out;
+// The host compiler's flags for a .mlu, so that it compiles as cncc does:
+// - -fno-strict-aliasing first (a later -fstrict-aliasing still wins): BANG C
+//   code reads values through casts of pointers to other types (mlu-ops'
+//   "float log2e = *(float *)&x2d;", NRAM carved as int8_t and reinterpreted),
+//   which cncc compiles as written; g++ may drop such a store when it assumes
+//   strict aliasing (it warns "x2d is used uninitialized" there).
+// - -Wall means cncc's set. cncc is clang, of a version before 13: its -Wall
+//   has neither -Wsign-compare (g++'s -Wall has it for C++) nor
+//   -Wunused-but-set-variable (clang 13 added it), and its -Wcomment does not
+//   report a // comment continued by a backslash onto another // line. g++'s
+//   -Wall also has -Wmaybe-uninitialized, and -Wsequence-point, which reports
+//   "x = c ? 0 : (x = y)" (well defined since C++17; clang knows). mlu-ops
+//   builds its .mlu files with -Wall -Werror, so those warnings are turned off
+//   right after -Wall (a later -W option still turns one back on).
+std::vector<std::string> as_cncc(const std::vector<std::string> &flags,
+                                 const std::string &compiler) {
+  std::vector<std::string> out = {"-fno-strict-aliasing"};
   for (const std::string &f : flags) {
     out.push_back(f);
     if (f != "-Wall") continue;
     out.insert(out.end(), {"-Wno-sign-compare", "-Wno-unused-but-set-variable"});
     if (!is_clang(compiler))
-      out.insert(out.end(), {"-Wno-comment", "-Wno-maybe-uninitialized", "-Wno-strict-aliasing"});
+      out.insert(out.end(), {"-Wno-comment", "-Wno-maybe-uninitialized", "-Wno-sequence-point"});
   }
   return out;
 }
@@ -180,7 +186,7 @@ int translate_mlu(const Toolchain &tc, const Arch &arch, const std::string &comp
                   const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
                   const std::string &source, const std::string &ii, bool verbose, std::string *text) {
   std::vector<std::string> pre = {compiler, "-E", "-x", "c++"};
-  const std::vector<std::string> mlu_flags = with_cncc_warnings(flags, compiler);
+  const std::vector<std::string> mlu_flags = as_cncc(flags, compiler);
   pre.insert(pre.end(), mlu_flags.begin(), mlu_flags.end());
   for (const auto &d : arch_defines(arch)) pre.push_back(d);
   // cncc includes bang.h in every .mlu, whether it says so or not.
@@ -227,7 +233,7 @@ int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compil
   std::ofstream(cpp, std::ios::binary) << text;
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
   const std::vector<std::string> mlu_flags =
-      with_cncc_warnings(without_preprocessor_flags(flags), compiler);
+      as_cncc(without_preprocessor_flags(flags), compiler);
   cc.insert(cc.end(), mlu_flags.begin(), mlu_flags.end());
   cc.insert(cc.end(), {"-c", cpp, "-o", object});
   const int rc = run(cc, verbose);
