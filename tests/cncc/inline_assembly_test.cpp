@@ -87,6 +87,14 @@ TEST(InlineAssembly, LinemarkersBetweenOperandsAreSkipped) {
   EXPECT_EQ(lines(t.text), lines(src));
 }
 
+// common.h's __mluop_get_indices starts its register with index.vvr.
+TEST(InlineAssembly, IndexIntoAVectorRegister) {
+  const std::string t = out("__mlu_vector__ void f(float s) {\n  vv_float r;\n"
+                            "  __asm__ volatile(\"index.vvr.f32 %[dst], %[base], 1;\\n\\t\" : "
+                            "[dst] \"+r\"(r) : [base] \"r\"(s));\n}\n");
+  EXPECT_NE(t.find("__vv_index(mlusim_asm_0, mlusim_asm_1, 1); }(r, s);"), std::string::npos) << t;
+}
+
 TEST(InlineAssembly, SeveralInstructionsInOneTemplate) {
   const std::string t = out("__mlu_func__ void f() { asm volatile(\"sync;\\n\\tsync\"); }\n");
   EXPECT_NE(t.find("__sync(); __sync(); }();"), std::string::npos) << t;
@@ -96,15 +104,15 @@ TEST(InlineAssembly, SeveralInstructionsInOneTemplate) {
 // enclosing declaration (its template head included), carries the error.
 TEST(InlineAssembly, AnotherInstructionIsACompileErrorWhereItIsUsed) {
   const std::string t =
-      out("int before;\ntemplate <typename T>\n__mlu_vector__ void f(T x) {\n"
-          "  __asm__ volatile(\"index.vvr.f32 %[dst], %[base], 1;\\n\\t\" : [dst] \"+r\"(x) : "
+      out("int before;\ntemplate <typename T>\n__mlu_func__ void f(T x) {\n"
+          "  __asm__ volatile(\"findfirst1.gpr.b32 %[dst], %[base];\\n\\t\" : [dst] \"+r\"(x) : "
           "[base] \"r\"(1.0f));\n}\n");
   const size_t declaration = t.find("void mlusim_unsimulated_asm_");
   ASSERT_NE(declaration, std::string::npos) << t;
   EXPECT_LT(t.find("int before;"), declaration);
   EXPECT_LT(declaration, t.find("template <typename T>"));
-  EXPECT_NE(t.find("__attribute__((error(\"mlusim: inline assembly 'index.vvr.f32 %[dst], "
-                   "%[base], 1' (p.mlu:4) is MLISA, which mlusim does not simulate"),
+  EXPECT_NE(t.find("__attribute__((error(\"mlusim: inline assembly 'findfirst1.gpr.b32 %[dst], "
+                   "%[base]' (p.mlu:4) is MLISA, which mlusim does not simulate"),
             std::string::npos)
       << t;
   const std::string name = t.substr(declaration + 5, t.find('(', declaration) - declaration - 5);

@@ -199,6 +199,9 @@ std::optional<std::string> statement(const Instruction &in) {
   }
   if (m == "gather.clean.nram.nram.nram.b32.u32" || m == "gather.nram.nram.nram.b32.u32")
     return gather(in);
+  if (m.rfind("index.vvr.", 0) == 0 && element_type(std::string_view(m).substr(10)) != nullptr &&
+      o.size() == 3 && o[0].kind == Kind::kRegister && o[1].scalar() && o[2].scalar())
+    return "__vv_index(" + o[0].expr + ", " + o[1].expr + ", " + o[2].expr + ");";
   return std::nullopt;
 }
 

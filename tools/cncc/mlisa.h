@@ -12,6 +12,7 @@
 //                                           -> asm_fuse<T>(..., d, n, s, {div x})
 //   gather[.clean].nram.nram.nram.b32.u32 [%[d]], [%[s]], [%[o]], %[n]
 //                                           -> asm_gather_b32(..., d, s, o, n)
+//   index.vvr.<t> %[r], %[base], step       -> __vv_index(r, base, step)
 #pragma once
 
 #include <string>
