@@ -67,6 +67,19 @@ size_t lanes(const char *op, unsigned count) {
   return count;
 }
 
+// The `count` lanes a store writes to (or a load reads from) NRAM at p:
+// checked, issued; their bytes.
+template <typename T>
+size_t nram_lanes(const char *op, const T *p, unsigned count, bool store) {
+  const size_t bytes = lanes<T>(op, count) * sizeof(T);
+  CoreContext &c = this_core();
+  require_onchip(c, op, store ? "dst" : "src", Space::kNram, p, bytes);
+  if (store) check_write(c, op, p, bytes);
+  else check_read(c, op, p, bytes);
+  issue<T>(op, store ? p : nullptr, store ? nullptr : p, bytes);
+  return bytes;
+}
+
 // What a lane computes in: float for half (rounded back), the unsigned type
 // of T's width for integers (so it wraps), T otherwise.
 template <typename T>
@@ -133,24 +146,12 @@ void __vv_mul(mlusim_vector_register<T> &dst, const mlusim_vector_register<T> &a
 template <typename T>
 void __vv_store(T *dst, const mlusim_vector_register<T> &src,
                 unsigned count = mlusim_vector_register<T>::kLanes) {
-  namespace r = mlusim::bang::registers;
-  const size_t bytes = r::lanes<T>("__vv_store", count) * sizeof(T);
-  mlusim::CoreContext &c = mlusim::this_core();
-  mlusim::require_onchip(c, "__vv_store", "dst", mlusim::Space::kNram, dst, bytes);
-  mlusim::check_write(c, "__vv_store", dst, bytes);
-  r::issue<T>("__vv_store", dst, nullptr, bytes);
-  std::memcpy(dst, src.lanes, bytes);
+  std::memcpy(dst, src.lanes, mlusim::bang::registers::nram_lanes("__vv_store", dst, count, true));
 }
 template <typename T>
 void __vv_load(mlusim_vector_register<T> &dst, const T *src,
                unsigned count = mlusim_vector_register<T>::kLanes) {
-  namespace r = mlusim::bang::registers;
-  const size_t bytes = r::lanes<T>("__vv_load", count) * sizeof(T);
-  mlusim::CoreContext &c = mlusim::this_core();
-  mlusim::require_onchip(c, "__vv_load", "src", mlusim::Space::kNram, src, bytes);
-  mlusim::check_read(c, "__vv_load", src, bytes);
-  r::issue<T>("__vv_load", nullptr, src, bytes);
-  std::memcpy(dst.lanes, src, bytes);
+  std::memcpy(dst.lanes, src, mlusim::bang::registers::nram_lanes("__vv_load", src, count, false));
 }
 
 #define MLUSIM_VV_TEXT(x) #x
