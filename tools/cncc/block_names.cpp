@@ -23,18 +23,24 @@ bool is_builtin_type(std::string_view w) {
 }  // namespace
 
 void BlockNames::step(size_t i) {
-  if (u_[i].kind == Kind::kDirective) return;
-  const std::string_view w = u_.text(i);
-  if (w == ";" && !u_.in_parens(i)) {
-    parameters_.clear();  // a prototype's
-  } else if (w == "{") {
-    blocks_.push_back(std::move(parameters_));
-    parameters_.clear();
-  } else if (w == "}" && !blocks_.empty()) {
-    blocks_.pop_back();
-  } else if ((w == "typename" || w == "class" || w == "struct") && i + 1 < u_.size() &&
+  const Token &t = u_[i];
+  if (t.kind == Kind::kPunct) {
+    const std::string_view w = u_.text(i);
+    if (w == ";" && !u_.in_parens(i)) {
+      parameters_.clear();  // a prototype's
+    } else if (w == "{") {
+      ++depth_;
+      for (Name &p : parameters_) names_.push_back(Name{std::move(p.name), p.value, depth_});
+      parameters_.clear();
+    } else if (w == "}" && depth_ > 0) {
+      while (!names_.empty() && names_.back().depth == depth_) names_.pop_back();
+      --depth_;
+    }
+  } else if (t.kind == Kind::kIdent && !t.system && i + 1 < u_.size() &&
              u_[i + 1].kind == Kind::kIdent) {
-    type_names_.insert(std::string(u_.text(i + 1)));
+    const std::string_view w = u_.text(i);
+    if (w == "typename" || w == "class" || w == "struct")
+      type_names_.insert(std::string(u_.text(i + 1)));
   }
 }
 
@@ -58,13 +64,13 @@ bool BlockNames::declares(size_t i) const {
 }
 
 void BlockNames::declare(size_t i, const std::string &name, int value) {
-  if (u_.in_parens(i)) parameters_[name] = value;
-  else if (!blocks_.empty()) blocks_.back()[name] = value;
+  if (u_.in_parens(i)) parameters_.push_back(Name{name, value, 0});
+  else if (depth_ > 0) names_.push_back(Name{name, value, depth_});
 }
 
 std::optional<int> BlockNames::find(const std::string &name) const {
-  for (auto b = blocks_.rbegin(); b != blocks_.rend(); ++b)
-    if (auto n = b->find(name); n != b->end()) return n->second;
+  for (auto n = names_.rbegin(); n != names_.rend(); ++n)
+    if (n->name == name) return n->value;
   return std::nullopt;
 }
 

@@ -1,11 +1,11 @@
 // The names declared in the blocks open at a token, for passes that rewrite
 // the uses of a file-scope name: a local or parameter of that name hides it
 // from its declaration to the end of its block (a parameter: of the function
-// body that follows). Fed the tokens in order (step), it keeps one map per
-// open block; a pass stores what it needs about each name (an int).
+// body that follows). Fed the tokens in order (step), it keeps the names of
+// the open blocks, innermost last (a brace costs no allocation: STL headers
+// have many); a pass stores what it needs about each name (an int).
 #pragma once
 
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,7 +20,8 @@ class BlockNames {
   explicit BlockNames(const Unit &u) : u_(u) {}
 
   // Call for every token in order, before looking at it: opens and closes
-  // blocks, notes template parameters and classes as type names.
+  // blocks, notes the program's template parameters and classes as type
+  // names (not the system headers': thousands, none an on-chip name's type).
   void step(size_t i);
 
   // "T name", "T *name", "const T &name": the identifier at i is declared
@@ -37,10 +38,15 @@ class BlockNames {
   bool is_type(std::string_view w) const;
 
  private:
-  using Block = std::map<std::string, int>;
+  struct Name {
+    std::string name;
+    int value;
+    size_t depth;  // of the block declaring it
+  };
   const Unit &u_;
-  std::vector<Block> blocks_;
-  Block parameters_;                // declared in parentheses, for the next body
+  std::vector<Name> names_;       // in the open blocks, innermost last
+  std::vector<Name> parameters_;  // declared in parentheses, for the next body
+  size_t depth_ = 0;              // open blocks
   std::set<std::string> type_names_;
 };
 

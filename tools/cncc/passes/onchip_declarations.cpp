@@ -217,10 +217,13 @@ void rewrite_onchip_declarations(Unit &u) {
   u.onchip = read_declarations(u);
   const std::map<std::string, std::string> instances = file_scope_instances(u.onchip);
   std::set<std::string> declared, reported;  // file-scope names so far; undefined ones used
-  BlockNames locals(u);  // a local or parameter of a file-scope name hides it
+  // A local or parameter of a file-scope name hides it; blocks are followed
+  // from the first file-scope declaration on (at namespace scope, so no block
+  // is open there), which skips the headers before it.
+  BlockNames locals(u);
   size_t next = 0, skip_until = 0;  // the next declaration; the end of the last one
   for (size_t i = 0; i < u.size(); ++i) {
-    locals.step(i);
+    if (!declared.empty()) locals.step(i);
     if (next < u.onchip.size() && u.onchip[next].qualifier == i) {
       const OnchipDeclaration &decl = u.onchip[next++];
       std::string out;
