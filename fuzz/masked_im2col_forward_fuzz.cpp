@@ -1,7 +1,70 @@
-// mluOpMaskedIm2colForward, with a workspace sized by the query (or not).
-#include "fuzz/masked_im2col_fuzz.h"
+// mluOpMaskedIm2colForward with a workspace sized by the query (or not), or,
+// built with MASKED_IM2COL_WORKSPACE, mluOpGetMaskedIm2colForwardWorkspaceSize:
+// documented statuses, and the documented size whenever the descriptors are
+// the ones the shapes mean. The two share their shapes: feature [1,C,H,W]
+// NCHW, mask_h_idx/mask_w_idx [mask_cnt] int32, data_col
+// [C*kernel_h*kernel_w, mask_cnt].
+#include <algorithm>
+#include <cstdio>
+
+#include "fuzz/harness.h"
+
+namespace fuzz {
+namespace {
+
+struct MaskedIm2col {
+  int channels, height, width, masks, kernel_h, kernel_w;
+  mluOpDataType_t dtype;
+  mluOpTensorDescriptor_t feature, mask_h, mask_w, data_col;
+
+  explicit MaskedIm2col(Call &call) {
+    dtype = call.bytes().ConsumeBool() ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT;
+    channels = call.count(1, 9);
+    height = call.count(1, 8);
+    width = call.count(1, 8);
+    masks = call.count(0, 12);
+    kernel_h = call.count(1, 5);
+    kernel_w = call.count(1, 5);
+    feature = call.tensor(MLUOP_LAYOUT_NCHW, dtype, {1, channels, height, width});
+    mask_h = call.tensor(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {masks});
+    mask_w = call.tensor(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {masks});
+    data_col = call.tensor(MLUOP_LAYOUT_ARRAY, dtype,
+                           {product({channels, kernel_h, kernel_w}), masks});
+  }
+
+  // What the header documents: (C*H*W + mask_cnt*kernel_h*kernel_w*C) * sizeof(dtype), 0
+  // without masks.
+  size_t documented_workspace() const {
+    if (masks == 0) return 0;
+    const size_t elements =
+        size_t(channels) * height * width + size_t(masks) * kernel_h * kernel_w * channels;
+    return elements * (dtype == MLUOP_DTYPE_HALF ? 2 : 4);
+  }
+};
+
+}  // namespace
+}  // namespace fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+#ifdef MASKED_IM2COL_WORKSPACE
+  fuzz::Call call(data, size);
+  fuzz::MaskedIm2col shapes(call);
+  mluOpHandle_t handle = call.handle();
+  const bool null_output = call.bytes().ConsumeIntegral<uint8_t>() >= 250;
+  size_t workspace = 12345;
+  const mluOpStatus_t status = mluOpGetMaskedIm2colForwardWorkspaceSize(
+      handle, shapes.feature, shapes.mask_h, shapes.mask_w, shapes.kernel_h, shapes.kernel_w,
+      shapes.data_col, null_output ? nullptr : &workspace);
+  call.check(status, {MLUOP_STATUS_SUCCESS, MLUOP_STATUS_BAD_PARAM, MLUOP_STATUS_NOT_SUPPORTED});
+  if (status == MLUOP_STATUS_SUCCESS && null_output)
+    fuzz::fail("SUCCESS with a NULL workspace_size");
+  if (status == MLUOP_STATUS_SUCCESS && call.intact() && shapes.kernel_h > 0 &&
+      shapes.kernel_w > 0 && workspace != shapes.documented_workspace()) {
+    std::fprintf(stderr, "workspace %zu, documented %zu\n", workspace,
+                 shapes.documented_workspace());
+    fuzz::fail("workspace size differs from the documented formula");
+  }
+#else
   fuzz::Call call(data, size);
   fuzz::MaskedIm2col shapes(call);
   const int pad_h = call.count(0, 3), pad_w = call.count(0, 3);
@@ -24,5 +87,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                       pad_h, pad_w, workspace, passed_size, shapes.data_col,
                                       data_col),
              fuzz::kOperatorStatuses);
+#endif
   return 0;
 }

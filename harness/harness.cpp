@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-
 namespace mlusim::harness {
 
 Diffs compare(const std::vector<double> &result, const std::vector<double> &baseline,
@@ -54,16 +53,9 @@ mlusimReport_t Handle::last_op_report() const {
   return r;
 }
 
-std::vector<float> Random::floats(size_t n, float lo, float hi) {
-  std::vector<float> v(n);
-  for (float &x : v) x = uniform(lo, hi);
-  return v;
-}
-
-std::vector<int> Random::ints(size_t n, int lo, int hi) {
-  std::vector<int> v(n);
-  for (int &x : v) x = integer(lo, hi);
-  return v;
+ScopedDevice::ScopedDevice(const mlusimDeviceSpec_t &spec) {
+  check_cnrt(mlusimGetDeviceSpec(&saved_), "mlusimGetDeviceSpec");
+  check_cnrt(mlusimSetDeviceSpec(&spec), "mlusimSetDeviceSpec");
 }
 
 std::vector<_Float16> to_half(const std::vector<float> &v) {

@@ -1,16 +1,19 @@
 // What tests, benchmarks and the demo share: RAII wrappers over the C API,
-// seeded random data, and mlu-ops' accuracy metrics. Nothing here is test-only:
-// the shipped `mlusim demo` runs its cases through it.
+// seeded random data, mlu-ops' accuracy metrics, device memory between guard
+// bands and a scoped switch of the simulated device. Nothing here is
+// test-only: the shipped `mlusim demo` runs its cases through it. Each
+// operator adds harness/<op>.h: its cases (ops/<op>/<op>_cases.h) on the device.
 #pragma once
 
 #include <cstdint>
-#include <random>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "mlu_op.h"
 #include "mlusim.h"
+#include "ops/common/cases.h"
 
 namespace mlusim::harness {
 
@@ -23,6 +26,12 @@ struct Diffs {
 Diffs compare(const std::vector<double> &result, const std::vector<double> &baseline,
               double eps);
 inline double diff3_eps(mluOpDataType_t dtype) { return dtype == MLUOP_DTYPE_HALF ? 1e-4 : 1e-6; }
+
+// The mlu-ops dtype of a host element type: float, or half (_Float16).
+template <typename T>
+constexpr mluOpDataType_t dtype_of() {
+  return sizeof(T) == 2 ? MLUOP_DTYPE_HALF : MLUOP_DTYPE_FLOAT;
+}
 
 template <typename T>
 std::vector<double> to_double(const std::vector<T> &v) {
@@ -93,17 +102,71 @@ class Handle {
   cnrtQueue_t queue_ = nullptr;
 };
 
-class Random {
+// `count` elements of device memory between two guard bands of `guard`
+// elements, the whole allocation filled with a byte pattern first (0xFF: NaN in
+// half and float) or with fill(value): a write outside the elements changes a
+// guard band, an element the operator misses keeps the fill.
+template <typename T>
+class GuardedBuffer {
  public:
-  explicit Random(uint32_t seed) : gen_(seed) {}
-  float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen_); }
-  int integer(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(gen_); }
-  std::vector<float> floats(size_t n, float lo, float hi);
-  std::vector<int> ints(size_t n, int lo, int hi);
+  explicit GuardedBuffer(size_t count, uint8_t pattern = 0xFF, size_t guard = 256)
+      : count_(count), guard_(guard), buffer_(count + 2 * guard) {
+    check_cnrt(cnrtMemset(buffer_.get(), pattern, buffer_.bytes()), "cnrtMemset");
+    std::memset(static_cast<void *>(&fill_), pattern, sizeof(T));
+  }
+  // Every element of the allocation, guard bands included, set to `value`.
+  void fill(T value) {
+    buffer_.upload(std::vector<T>(buffer_.size(), value));
+    fill_ = value;
+  }
+
+  T *get() const { return buffer_.get() + guard_; }
+  size_t size() const { return count_; }
+  std::vector<T> download() const { return read(guard_, count_); }
+  // Elements [first, first + count) of the buffer (guard bands excluded).
+  std::vector<T> download(size_t first, size_t count) const { return read(guard_ + first, count); }
+  // True when neither guard band changed.
+  bool guards_intact() const {
+    return all_fill(read(0, guard_)) && all_fill(read(guard_ + count_, guard_));
+  }
+  // True when nothing at all changed.
+  bool untouched() const { return all_fill(read(0, buffer_.size())); }
 
  private:
-  std::mt19937 gen_;
+  std::vector<T> read(size_t first, size_t count) const {
+    std::vector<T> host(count);
+    if (count != 0)
+      check_cnrt(cnrtMemcpy(host.data(), buffer_.get() + first, count * sizeof(T),
+                            cnrtMemcpyDevToHost),
+                 "cnrtMemcpy D2H");
+    return host;
+  }
+  bool all_fill(const std::vector<T> &v) const {
+    for (const T &x : v)
+      if (std::memcmp(&x, &fill_, sizeof(T)) != 0) return false;
+    return true;
+  }
+
+  size_t count_, guard_;
+  DeviceBuffer<T> buffer_;
+  T fill_;
 };
+
+// Simulates another device until the end of the scope (throws if it is refused).
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(const mlusimDeviceSpec_t &spec);
+  ~ScopedDevice() { mlusimSetDeviceSpec(&saved_); }
+  ScopedDevice(const ScopedDevice &) = delete;
+  ScopedDevice &operator=(const ScopedDevice &) = delete;
+
+ private:
+  mlusimDeviceSpec_t saved_{};
+};
+
+// The random source and half rounding of the operators' cases (ops/common/cases.h).
+using Random = ::mluop::Random;
+using ::mluop::round_to_half;
 
 // The dtypes as gtest type parameters: gtest needs typeid of a type parameter
 // and this libstdc++ has no typeinfo for _Float16, so each is wrapped.
@@ -114,8 +177,6 @@ struct HalfTag {
   using T = _Float16;
 };
 
-// Rounds through IEEE binary16, as a half tensor stores a value.
-inline float round_to_half(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
 std::vector<_Float16> to_half(const std::vector<float> &v);
 
 }  // namespace mlusim::harness

@@ -23,6 +23,8 @@
 #include "mlusim/bang/assembly.h"
 #include "mlusim/bang/fill.h"
 #include "mlusim/bang/fusion.h"
+#include "mlusim/bang/layout.h"
+#include "mlusim/bang/math_library.h"
 #include "mlusim/bang/matrix.h"
 #include "mlusim/bang/memory_forms.h"
 #include "mlusim/bang/not_yet.h"
@@ -30,5 +32,6 @@
 #include "mlusim/bang/print.h"
 #include "mlusim/bang/reduce.h"
 #include "mlusim/bang/scalar.h"
+#include "mlusim/bang/select.h"
 
 #endif /* MLUSIM_BANG_H_ */

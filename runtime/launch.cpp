@@ -21,6 +21,8 @@
 #include "runtime/race_check.h"
 #include "runtime/schedule.h"
 #include "runtime/scheduler.h"
+#include "runtime/timing/prices.h"
+#include "runtime/timing/replay.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
 
@@ -33,27 +35,30 @@ std::mutex g_launch_mutex;  // one kernel on the device at a time
 // and the GDRAM table's messages are told which run is current.
 uint64_t g_runs = 0;  // under g_launch_mutex
 
-// The instruction stream issues one instruction per cycle (an estimate:
-// docs/cost_model.md).
-constexpr double kIssueCycles = 1;
+// The cores' step logs, lent to each launch and taken back after it, so that
+// recording a step writes memory already paged in (under g_launch_mutex). A
+// log that grew past kKeptSteps is let go rather than kept for good.
+constexpr size_t kKeptSteps = size_t{1} << 20;
+std::vector<std::vector<Step>> g_step_logs;
 
-CostParams make_cost(const DeviceSpec &s, int active_cores) {
-  const int in_cluster = std::min(active_cores, s.cores_per_cluster);
-  const double share_gbps = std::min(s.gdram_gbps / active_cores, s.cluster_gbps / in_cluster);
-  CostParams p{};
-  p.gdram_bytes_per_cycle = share_gbps / s.clock_ghz;
-  p.onchip_bytes_per_cycle = s.onchip_bytes_per_cycle;
-  p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
-  p.gdram_latency = s.gdram_latency_cycles;
-  p.onchip_latency = s.onchip_latency_cycles;
-  p.vector_latency = s.vector_latency_cycles;
-  p.atomic_latency = s.atomic_latency_cycles;
-  p.barrier_latency = s.barrier_latency_cycles;
-  p.issue_cycles = kIssueCycles;
-  p.nram_align_mask = static_cast<uintptr_t>(s.nram_align_bytes - 1);
-  p.vector_count_align = static_cast<size_t>(s.vector_count_align_bytes);
-  p.transpose_align = static_cast<size_t>(s.transpose_align_bytes);
-  return p;
+void lend_step_logs(std::vector<CoreContext> &cores) {
+  if (g_step_logs.size() < cores.size()) g_step_logs.resize(cores.size());
+  for (size_t i = 0; i < cores.size(); ++i) cores[i].steps.swap(g_step_logs[i]);
+}
+
+void take_back_step_logs(std::vector<CoreContext> &cores) {
+  for (size_t i = 0; i < cores.size(); ++i) {
+    std::vector<Step> &log = cores[i].steps;
+    if (log.capacity() > kKeptSteps) std::vector<Step>().swap(log);
+    log.clear();
+    g_step_logs[i].swap(log);
+  }
+}
+
+OperandRules rules_of(const DeviceSpec &s) {
+  return OperandRules{static_cast<uintptr_t>(s.nram_align_bytes - 1),
+                      static_cast<size_t>(s.vector_count_align_bytes),
+                      static_cast<size_t>(s.transpose_align_bytes)};
 }
 
 // Clusters a UNIONn task gangs together; 0 for BLOCK, -1 for an unknown type.
@@ -128,7 +133,8 @@ std::vector<std::vector<int>> make_units(int compute_cores, int memory_cores, in
 }
 
 mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
-                           const std::vector<CoreContext> &cores) {
+                           const std::vector<CoreContext> &cores,
+                           const std::vector<timing::CoreTiming> &timings) {
   mlusimReport_t r{};
   std::snprintf(r.name, sizeof(r.name), "%s", name);
   r.launches = 1;
@@ -142,7 +148,7 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   double finish = 0;
   for (size_t i = 0; i < cores.size(); ++i) {
     const CoreContext &c = cores[i];
-    finish = std::max(finish, c.finish());
+    finish = std::max(finish, timings[i].finish);
     for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) r.bytes_moved[d] += c.bytes_moved[d];
     r.gdram_bytes += c.gdram_traffic;
     r.vector_ops_float += c.vector_elems_float;
@@ -151,17 +157,25 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
     r.atomic_elements += c.atomic_elems;
     if (i < listed) {
       for (int p = 0; p < kPipeCount; ++p)
-        r.core_pipe_busy_us[i][p] = c.pipe_busy[p] / cycles_per_us;
+        r.core_pipe_busy_us[i][p] = timings[i].pipe_busy[p] / cycles_per_us;
       r.core_io_busy_us[i] = r.core_pipe_busy_us[i][kIoPipe] + r.core_pipe_busy_us[i][kMovePipe];
       r.core_compute_busy_us[i] =
           r.core_pipe_busy_us[i][kVectorPipe] + r.core_pipe_busy_us[i][kTensorPipe];
     }
   }
-  // No launch beats the device's GDRAM bandwidth, however its cores share it.
-  const double bandwidth_bound_us = r.gdram_bytes / (spec.gdram_gbps * 1e3);
-  r.device_time_us = std::max(finish / cycles_per_us, bandwidth_bound_us) + spec.launch_overhead_us;
+  r.device_time_us = finish / cycles_per_us + spec.launch_overhead_us;
   compute_efficiency(r);
   return r;
+}
+
+// What the timing model replays: every core's steps, its cluster, whether it traces.
+std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<CoreContext> &cores) {
+  std::vector<timing::CoreSteps> steps;
+  steps.reserve(cores.size());
+  for (const CoreContext &c : cores)
+    steps.push_back(timing::CoreSteps{&c.steps, c.physical_cluster,
+                                      trace::wants(name, c.physical_cluster, c.core_in_cluster)});
+  return steps;
 }
 
 // A task ends when its pipes drain; its async copies land.
@@ -194,14 +208,14 @@ struct LaunchPlan {
 
 void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
                 LaunchShared &shared, OnchipLayout &layout, std::vector<CoreContext> &cores) {
-  const CostParams cost = make_cost(p.spec, p.threads);
+  const OperandRules rules = rules_of(p.spec);
   const int cpc = p.spec.cores_per_cluster;
   for (int i = 0; i < static_cast<int>(cores.size()); ++i) {
     CoreContext &c = cores[i];
     c.launch = &shared;
     c.launch_serial = layout.serial();
     c.gdram = &lease.snapshot();
-    c.cost = cost;
+    c.rules = rules;
     c.physical_core = i;
     c.is_mpu = i >= p.threads;
     c.physical_cluster = c.is_mpu ? i - p.threads : i / cpc;
@@ -216,7 +230,6 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     c.sram_capacity = sram_usable(p.spec);
     for (Space s : {Space::kNram, Space::kSram, Space::kWram})
       if (onchip_base(c, s) != nullptr) c.declared[static_cast<int>(s)] = layout.ends(s);
-    c.tracing = trace::wants(p.name, c.physical_cluster, c.core_in_cluster);
   }
 }
 
@@ -332,6 +345,11 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const LaunchPlan plan(name, dim, gang, spec, body);
   const GdramLease lease;  // cnrtFree refuses what the launch may use
   std::vector<CoreContext> cores(plan.core_count());
+  lend_step_logs(cores);
+  struct GiveBack {
+    std::vector<CoreContext> &cores;
+    ~GiveBack() { take_back_step_logs(cores); }
+  } give_back{cores};
   const std::vector<Schedule> compared = schedules_to_compare();
   const std::string fault = compared.empty() ? run_tasks(plan, launch_schedule(), lease, cores)
                                              : run_compared(plan, compared, lease, cores);
@@ -342,8 +360,10 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
-  const mlusimReport_t report = make_report(name, spec, cores);
-  trace::collect(name, q->now_us, spec.clock_ghz, cores);
+  const std::vector<timing::CoreTiming> timings = timing::replay(steps_of(name, cores),
+                                                                  timing::prices_of(spec));
+  const mlusimReport_t report = make_report(name, spec, cores, timings);
+  trace::collect(name, q->now_us, spec.clock_ghz, cores, timings);
   record_launch(*q, report);
   set_last_error_message("");
   log::runtime().debug("kernel '{}' dim ({}, {}, {}) on {} cores: {:.2f} us", name, dim.x, dim.y,

@@ -1,7 +1,7 @@
 // mlusim.h: device selection, reports, errors and traces.
 #include "mlusim.h"
 
-#include "mlu_op.h"
+#include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
 #include "runtime/last_error.h"

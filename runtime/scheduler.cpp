@@ -33,6 +33,7 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   int clusters = 0;
   for (const CoreContext &c : cores) clusters = std::max(clusters, c.physical_cluster + 1);
   clusters_.resize(clusters);
+  cluster_ipus_.resize(clusters);
   task_ends_.resize(clusters);
   const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
   unions_.resize(unions);
@@ -43,6 +44,7 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
     k.fiber = pooled_fiber(i);
     clusters_[k.ctx->physical_cluster].participants.push_back(&k);
     task_ends_[k.ctx->physical_cluster].participants.push_back(&k);
+    if (!k.ctx->is_mpu) cluster_ipus_[k.ctx->physical_cluster].participants.push_back(&k);
     if (unions == 0) continue;
     unions_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
     if (!k.ctx->is_mpu)
@@ -150,10 +152,8 @@ void Scheduler::on_parked(Core &core) {
   }
   core.state = Core::kParked;
   b.waiting.push_back(&core);
-  b.latest_arrival = std::max(b.latest_arrival, core.arrival);
   if (b.waiting.size() < b.participants.size()) return;
   for (Core *k : b.waiting) {
-    k->release = b.latest_arrival;
     k->state = Core::kReady;
     k->parked_at = nullptr;
   }
@@ -165,7 +165,6 @@ void Scheduler::on_parked(Core &core) {
     join_clocks(logs);
   }
   b.waiting.clear();
-  b.latest_arrival = 0;
   wake_.notify_all();  // a union-wide barrier may release other workers' cores
 }
 
@@ -173,6 +172,7 @@ void Scheduler::on_finished(Core &core) {
   core.state = Core::kDone;
   std::vector<Barrier *> mine = {&clusters_[core.ctx->physical_cluster],
                                  &task_ends_[core.ctx->physical_cluster]};
+  if (!core.ctx->is_mpu) mine.push_back(&cluster_ipus_[core.ctx->physical_cluster]);
   if (!unions_.empty()) {
     mine.push_back(&unions_[core.ctx->physical_cluster / union_clusters_]);
     if (!core.ctx->is_mpu)
@@ -207,7 +207,8 @@ void Scheduler::declare_deadlock() {
   const std::string why =
       "every unfinished core waits at a barrier that cannot complete (a deadlock on hardware): " +
       parked;
-  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_, &task_ends_})
+  for (std::vector<Barrier> *group :
+       {&clusters_, &cluster_ipus_, &unions_, &union_ipus_, &task_ends_})
     for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
@@ -216,13 +217,15 @@ void Scheduler::report_fault(const std::string &message) {
   if (first_fault_.empty()) first_fault_ = message;
   aborted_ = true;
   const std::string why = "launch aborted by a fault on another core";
-  for (std::vector<Barrier> *group : {&clusters_, &unions_, &union_ipus_, &task_ends_})
+  for (std::vector<Barrier> *group :
+       {&clusters_, &cluster_ipus_, &unions_, &union_ipus_, &task_ends_})
     for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
 Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope scope) {
   switch (scope) {
     case BarrierScope::kCluster: return clusters_[c.physical_cluster];
+    case BarrierScope::kClusterIpu: return cluster_ipus_[c.physical_cluster];
     case BarrierScope::kUnion: return unions_[c.physical_cluster / union_clusters_];
     case BarrierScope::kUnionIpu: return union_ipus_[c.physical_cluster / union_clusters_];
     case BarrierScope::kTaskEnd: return task_ends_[c.physical_cluster];
@@ -232,14 +235,30 @@ Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope sco
 
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   Core &me = cores_[c.physical_core];
-  me.parked_at = &barrier_of(c, scope);
+  Barrier &b = barrier_of(c, scope);
+  // The timing model meets the same barrier: the n-th arrival of each of its
+  // participants (runtime/timing/replay.h).
+  const auto scope_index = static_cast<size_t>(scope);
+  const uint64_t key = barrier_key(scope, static_cast<uint64_t>(&b - group_of(scope).data()),
+                                   me.passed[scope_index]++);
+  record(c, Step{.op = op, .detail = "barrier", .amount = key,
+                 .count = static_cast<uint32_t>(b.participants.size()),
+                 .kind = StepKind::kBarrier, .pipe = kIoPipe});
+  me.parked_at = &b;
   me.parked_op = op;
-  me.arrival = c.now;
   me.wake_fault.clear();
   Fiber::park();  // the worker records the arrival once this core is off its stack
   if (!me.wake_fault.empty()) detail::fault(c, fmt::format("{}: {}", op, me.wake_fault));
-  // The next task starts when the cluster is free; a barrier instruction costs more.
-  c.now = me.release + (scope == BarrierScope::kTaskEnd ? 0 : c.cost.barrier_latency);
+}
+
+std::vector<Scheduler::Barrier> &Scheduler::group_of(BarrierScope scope) {
+  switch (scope) {
+    case BarrierScope::kCluster: return clusters_;
+    case BarrierScope::kUnion: return unions_;
+    case BarrierScope::kUnionIpu: return union_ipus_;
+    case BarrierScope::kTaskEnd: return task_ends_;
+  }
+  return clusters_;
 }
 
 }  // namespace mlusim

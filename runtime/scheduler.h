@@ -25,8 +25,16 @@ enum class BarrierScope {
   kCluster,   // __sync_cluster: one physical cluster's cores and memory core
   kUnion,     // __sync_all: every core and memory core of one UnionN task
   kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
+  kClusterIpu,  // __sync_all_ipu_within_cluster: the compute cores of one physical cluster
   kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
+  kScopeCount,
 };
+
+// One meeting of a barrier: its scope, which group of cores (the cluster or
+// union index) and how many times its participants have met there before.
+constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t generation) {
+  return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
+}
 
 class Scheduler {
  public:
@@ -54,14 +62,13 @@ class Scheduler {
     enum State { kReady, kParked, kDone } state = kReady;
     Barrier *parked_at = nullptr;
     const char *parked_op = "";
-    double arrival = 0, release = 0;
+    uint32_t passed[static_cast<size_t>(BarrierScope::kScopeCount)] = {};  // per scope
     std::string wake_fault;  // set when the core must fault instead of passing
   };
   struct Barrier {
     std::vector<Core *> participants;
     int finished = 0;
     std::vector<Core *> waiting;
-    double latest_arrival = 0;
   };
 
   void work(const std::function<void(CoreContext &)> &core_main);
@@ -72,10 +79,11 @@ class Scheduler {
   void declare_deadlock();
   std::string who_waits(const Barrier &b) const;
   Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
+  std::vector<Barrier> &group_of(BarrierScope scope);
 
   std::vector<Core> cores_;
   std::vector<std::vector<int>> units_;
-  std::vector<Barrier> clusters_, unions_, union_ipus_, task_ends_;
+  std::vector<Barrier> clusters_, cluster_ipus_, unions_, union_ipus_, task_ends_;
   int union_clusters_;
   CorePicker picker_;
   size_t next_unit_ = 0;

@@ -18,13 +18,29 @@ struct Filter {
   int cluster = -1, core = -1;
 };
 
+// One timed step of a traced core, kept whole after the launch's steps are gone.
 struct StoredEvent {
   std::string kernel;
   int cluster, core;  // core: core_in_cluster (the memory core comes after the compute cores)
   bool mpu;
-  TraceEvent event;
+  std::string name;    // "__bang_add", "stall: vector queue full (__bang_add)", ...
+  const char *detail;  // dtype, direction, "wait", "barrier"
+  uint8_t lane;
+  double issue, ready, start, end;  // cycles
+  uintptr_t dst, src;
+  uint64_t size;
   double start_us, clock_ghz;
 };
+
+// What a timed step is called on its lane: an instruction by its intrinsic; on
+// the stream's lane a fence or barrier by its name, an instruction by the pipe
+// whose full queue held the stream up.
+std::string event_name(const timing::TraceEvent &e) {
+  const Step &s = *e.step;
+  if (e.lane == kStreamLane && s.kind != StepKind::kFence && s.kind != StepKind::kBarrier)
+    return fmt::format("stall: {} queue full ({})", pipe_name(s.pipe), s.op);
+  return fmt::format("{}{}", s.op, s.async ? " async" : "");
+}
 
 struct State {
   std::mutex mutex;
@@ -102,21 +118,25 @@ bool wants(const char *kernel, int cluster, int core) {
 }
 
 void collect(const char *kernel, double start_us, double clock_ghz,
-             const std::vector<CoreContext> &cores) {
+             const std::vector<CoreContext> &cores,
+             const std::vector<timing::CoreTiming> &timings) {
   State &s = state();
   const bool to_log = log::trace().should_log(spdlog::level::trace);
   std::lock_guard<std::mutex> lock(s.mutex);
-  for (const CoreContext &c : cores) {
-    for (const TraceEvent &e : c.events) {
+  for (size_t i = 0; i < cores.size(); ++i) {
+    const CoreContext &c = cores[i];
+    for (const timing::TraceEvent &e : timings[i].events) {
+      const Step &step = *e.step;
+      const StoredEvent se{kernel, c.physical_cluster, c.core_in_cluster, c.is_mpu,
+                           event_name(e), step.detail, e.lane, e.issue, e.ready, e.start, e.end,
+                           step.access.w_lo, step.access.r0_lo, step.amount * step.count,
+                           start_us, clock_ghz};
       if (to_log)
-        log::trace().trace(
-            "{} [{}/{}] {}{} {} on {} size={} dst={} src={} issued {:.0f}, cycles {:.0f}-{:.0f}",
-            kernel, c.physical_cluster, c.core_in_cluster, e.op, e.async ? " (async)" : "",
-            e.detail, pipe_name(e.lane), e.size, e.dst, e.src, e.issue, e.start, e.end);
-      if (s.started)
-        s.events.push_back(
-            StoredEvent{kernel, c.physical_cluster, c.core_in_cluster, c.is_mpu, e, start_us,
-                        clock_ghz});
+        log::trace().trace("{} [{}/{}] {} {} on {} size={} dst={:#x} src={:#x} issued {:.0f}, "
+                           "cycles {:.0f}-{:.0f}",
+                           kernel, se.cluster, se.core, se.name, se.detail, pipe_name(se.lane),
+                           se.size, se.dst, se.src, se.issue, se.start, se.end);
+      if (s.started) s.events.push_back(se);
     }
   }
 }
@@ -168,21 +188,21 @@ bool write_chrome_json(const char *path) {
             se.cluster, se.core * kLanesPerCore + lane, core_label(se),
             pipe_name(static_cast<uint8_t>(lane))));
     }
-    const TraceEvent &e = se.event;
+    const StoredEvent &e = se;
     const double cycles_per_us = se.clock_ghz * 1e3;
     const int tid = se.core * kLanesPerCore + e.lane;
     auto slice = [&](const std::string &name, double from, double to) {
       emit(fmt::format(R"({{"ph":"X","name":"{}","cat":"{}","pid":{},"tid":{},"ts":{:.4f},)"
                        R"("dur":{:.4f},"args":{{"kernel":"{}","detail":"{}","size":{},)"
-                       R"("dst":"{}","src":"{}","issued_us":{:.4f}}}}})",
+                       R"("dst":"{:#x}","src":"{:#x}","issued_us":{:.4f}}}}})",
                        name, pipe_name(e.lane), se.cluster, tid,
                        se.start_us + from / cycles_per_us, (to - from) / cycles_per_us,
                        json_escape(se.kernel), e.detail, e.size, e.dst, e.src,
                        se.start_us + e.issue / cycles_per_us));
     };
     // Time the instruction's pipe was free but a dependency was not finished.
-    if (e.start > e.ready) slice(fmt::format("wait ({})", e.op), e.ready, e.start);
-    slice(fmt::format("{}{}", e.op, e.async ? " async" : ""), e.start, e.end);
+    if (e.start > e.ready) slice(fmt::format("wait ({})", e.name), e.ready, e.start);
+    slice(e.name, e.start, e.end);
   }
   out << "\n]}\n";
   log::runtime().info("wrote {} trace events to {}", s.events.size(), path);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "mlusim/bang/detail/core.h"
+#include "runtime/timing/replay.h"
 
 namespace mlusim::trace {
 
@@ -14,9 +15,11 @@ namespace mlusim::trace {
 // and the filter admits it.
 bool wants(const char *kernel, int cluster, int core);
 
-// After a launch: logs the recorded events and keeps them for the JSON export.
+// After a launch: logs the traced cores' timed steps and keeps them for the
+// JSON export.
 void collect(const char *kernel, double start_us, double clock_ghz,
-             const std::vector<CoreContext> &cores);
+             const std::vector<CoreContext> &cores,
+             const std::vector<timing::CoreTiming> &timings);
 
 bool set_filter(const char *filter);
 void start();

@@ -21,3 +21,8 @@ foreach(item ${steps})
     message(FATAL_ERROR "step failed (${rc}): ${step}")
   endif()
 endforeach()
+# mlusim's mlu_op.h is for users of mlusim::ops only: at the include root it
+# would shadow Cambricon's mlu_op.h in programs that run mlu-ops itself.
+if(EXISTS ${work}/prefix/include/mlu_op.h OR NOT EXISTS ${work}/prefix/include/mlusim/ops/mlu_op.h)
+  message(FATAL_ERROR "the install must put mlu_op.h in include/mlusim/ops/ and nowhere else")
+endif()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,17 @@ bool run_timed(Row &row, const harness::Handle &handle, Call &&call) {
   }
   row.report = handle.last_op_report();
   return true;
+}
+
+// Judges a result by mlu-ops' diff1 and diff2: row.accuracy names both
+// (printf `format` each), row.passed holds both within `threshold`.
+inline void judge_diff1_diff2(Row &row, const harness::Diffs &d, double threshold,
+                              const char *format = "%.2g") {
+  char diff1[32], diff2[32];
+  std::snprintf(diff1, sizeof(diff1), format, d.diff1);
+  std::snprintf(diff2, sizeof(diff2), format, d.diff2);
+  row.accuracy = std::string("diff1=") + diff1 + " diff2=" + diff2;
+  row.passed = d.diff1 <= threshold && d.diff2 <= threshold;
 }
 
 using CaseRunner = std::vector<Row> (*)();

@@ -1,10 +1,9 @@
 // mluOpBorderAlignBackward: parameter checks (design doc 3.8, in mlu-ops' order),
 // theory figures, and the two launches: zero grad_input, then accumulate into it.
-#include <tuple>
-
 #include "ops/border_align_backward/border_align_backward_kernel.h"
 #include "ops/common/host.h"
 
+namespace mluop::border_align_backward {
 namespace {
 
 constexpr const char *kApi = "mluOpBorderAlignBackward";
@@ -103,33 +102,20 @@ cnrtRet_t launch(cnrtQueue_t queue, const void *grad_output, const void *boxes,
                            grad_input_t.dim(3) / 4, K, static_cast<T *>(grad_input));
 }
 
-}  // namespace
-
-mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
-                                       const mluOpTensorDescriptor_t grad_output_desc,
-                                       const void *grad_output,
-                                       const mluOpTensorDescriptor_t boxes_desc, const void *boxes,
-                                       const mluOpTensorDescriptor_t argmax_idx_desc,
-                                       const void *argmax_idx, const int32_t pool_size,
-                                       const mluOpTensorDescriptor_t grad_input_desc,
-                                       void *grad_input) {
+mluOpStatus_t run(mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
+                  const void *grad_output, const mluOpTensorDescriptor_t boxes_desc,
+                  const void *boxes, const mluOpTensorDescriptor_t argmax_idx_desc,
+                  const void *argmax_idx, const int32_t pool_size,
+                  const mluOpTensorDescriptor_t grad_input_desc, void *grad_input) {
   const char *api = kApi;
   const mluOpStatus_t status = check_params(handle, grad_output_desc, boxes_desc,
                                             argmax_idx_desc, pool_size, grad_input_desc);
   if (status != MLUOP_STATUS_SUCCESS) return status;
-  const size_t grad_output_bytes = mluop::byte_count(*grad_output_desc);
-  const size_t boxes_bytes = mluop::byte_count(*boxes_desc);
-  const size_t argmax_bytes = mluop::byte_count(*argmax_idx_desc);
-  const size_t grad_input_bytes = mluop::byte_count(*grad_input_desc);
-  MLUOP_CHECK_DEVICE_PTR(api, grad_output, grad_output_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, boxes, boxes_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, argmax_idx, argmax_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, grad_input, grad_input_bytes);
-  for (auto [name, p, bytes] : {std::tuple{"grad_output", grad_output, grad_output_bytes},
-                                {"boxes", boxes, boxes_bytes},
-                                {"argmax_idx", argmax_idx, argmax_bytes}})
-    MLUOP_CHECK(api, !mluop::overlap(p, bytes, grad_input, grad_input_bytes),
-                "{} and grad_input overlap: in-place is not supported", name);
+  const mluOpStatus_t pointers = mluop::check_device_tensors(
+      api, {{"grad_output", grad_output, grad_output_desc}, {"boxes", boxes, boxes_desc},
+            {"argmax_idx", argmax_idx, argmax_idx_desc}},
+      {{"grad_input", grad_input, grad_input_desc}});
+  if (pointers != MLUOP_STATUS_SUCCESS) return pointers;
 
   // Theory figures as mlu-ops' gtest defines them: every input and the output
   // once; N * K * C * 3 ops (its formula, from grad_output's dims).
@@ -144,4 +130,20 @@ mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
                               handle->queue, grad_output, boxes, argmax_idx, pool_size,
                               *grad_input_desc, K, grad_input));
   return MLUOP_STATUS_SUCCESS;
+}
+
+}  // namespace
+}  // namespace mluop::border_align_backward
+
+mluOpStatus_t mluOpBorderAlignBackward(mluOpHandle_t handle,
+                                       const mluOpTensorDescriptor_t grad_output_desc,
+                                       const void *grad_output,
+                                       const mluOpTensorDescriptor_t boxes_desc, const void *boxes,
+                                       const mluOpTensorDescriptor_t argmax_idx_desc,
+                                       const void *argmax_idx, const int32_t pool_size,
+                                       const mluOpTensorDescriptor_t grad_input_desc,
+                                       void *grad_input) {
+  return mluop::border_align_backward::run(handle, grad_output_desc, grad_output, boxes_desc,
+                                           boxes, argmax_idx_desc, argmax_idx, pool_size,
+                                           grad_input_desc, grad_input);
 }

@@ -6,7 +6,7 @@
 
 #include "cnrt.h"
 
-namespace border_align_backward {
+namespace mluop::border_align_backward {
 
 // Design doc 3.2: the first NRAM bytes hold the box's four coordinates
 // (NRAM_BBOX_SIZE) and the mask LUT (NFU_ALIGN_SIZE); the rest is split into
@@ -25,8 +25,6 @@ constexpr int deal_num(size_t nram_bytes, size_t dtype_bytes) {
                           align_num);
 }
 
-}  // namespace border_align_backward
-
 // grad_input [N,H,W,4C] += the gradient of every (box, border, channel) of
 // grad_output [N,K,4,C], through the bilinear weights of the point argmax_idx
 // picked among the border's pool_size + 1 points. T: float or half (_Float16).
@@ -36,3 +34,5 @@ template <typename T>
 cnrtRet_t launch_kernels(cnrtDim3_t dim, cnrtQueue_t queue, const T *grad_output, const T *boxes,
                          const int32_t *argmax_idx, int32_t pool_size, int32_t N, int32_t H,
                          int32_t W, int32_t C, int32_t K, T *grad_input);
+
+}  // namespace mluop::border_align_backward

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace border_align_backward::reference {
+namespace mluop::border_align_backward::reference {
 
 struct Shape {
   int N, H, W, C, pool_size;  // K = H * W boxes per image
@@ -64,4 +64,4 @@ inline std::vector<double> border_align_backward(const Shape &s,
   return grad_input;
 }
 
-}  // namespace border_align_backward::reference
+}  // namespace mluop::border_align_backward::reference

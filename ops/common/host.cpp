@@ -1,8 +1,10 @@
-// Handle and tensor descriptors of mlu_op.h. Both live in registries
+// Handle and tensor descriptors of mlu_op.h, and the pointer checks every
+// operator makes. Handles and descriptors live in registries
 // (runtime/handles.h): destroying one twice, or one that never was, is
 // BAD_PARAM with a log line, not a double free.
 #include "ops/common/host.h"
 
+#include "runtime/gdram.h"
 #include "runtime/handles.h"
 
 namespace {
@@ -71,6 +73,37 @@ size_t element_count(const mluOpTensorStruct &t) {
 std::string shape_string(const mluOpTensorStruct &t) {
   return fmt::format("[{}] {} {}", fmt::join(t.dims, ","), layout_name(t.layout),
                      dtype_name(t.dtype));
+}
+
+namespace {
+
+bool holds_device_memory(const DeviceTensor &t) {
+  return t.ptr != nullptr && mlusim::gdram_contains(t.ptr, t.bytes);
+}
+
+bool share_a_byte(const DeviceTensor &a, const DeviceTensor &b) {
+  const auto lo_a = reinterpret_cast<uintptr_t>(a.ptr), lo_b = reinterpret_cast<uintptr_t>(b.ptr);
+  return a.bytes != 0 && b.bytes != 0 && lo_a < lo_b + b.bytes && lo_b < lo_a + a.bytes;
+}
+
+}  // namespace
+
+mluOpStatus_t check_device_tensors(const char *api, std::initializer_list<DeviceTensor> inputs,
+                                   std::initializer_list<DeviceTensor> outputs) {
+  for (const auto &tensors : {inputs, outputs})
+    for (const DeviceTensor &t : tensors)
+      MLUOP_CHECK(api, t.bytes == 0 || holds_device_memory(t),
+                  "{} = {} is not device memory from cnrtMalloc holding {} bytes", t.name, t.ptr,
+                  t.bytes);
+  for (auto out = outputs.begin(); out != outputs.end(); ++out) {
+    for (const DeviceTensor &in : inputs)
+      MLUOP_CHECK(api, !share_a_byte(in, *out), "{} and {} overlap: in-place is not supported",
+                  in.name, out->name);
+    for (auto earlier = outputs.begin(); earlier != out; ++earlier)
+      MLUOP_CHECK(api, !share_a_byte(*earlier, *out),
+                  "{} and {} overlap: in-place is not supported", earlier->name, out->name);
+  }
+  return MLUOP_STATUS_SUCCESS;
 }
 
 }  // namespace mluop

@@ -15,7 +15,6 @@
 
 #include "mlu_op.h"
 #include "runtime/device_spec.h"
-#include "runtime/gdram.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
 
@@ -55,12 +54,6 @@ inline bool is_large_tensor(const mluOpTensorStruct &t) {
   return element_count_wide(t) >= 2147483648.0;
 }
 
-// True when [a, a+a_bytes) and [b, b+b_bytes) share a byte (in-place calls).
-inline bool overlap(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  const auto lo_a = reinterpret_cast<uintptr_t>(a), lo_b = reinterpret_cast<uintptr_t>(b);
-  return a_bytes != 0 && b_bytes != 0 && lo_a < lo_b + b_bytes && lo_b < lo_a + a_bytes;
-}
-
 // mlu-ops' default theoretical IO (getTheoryIoSize): every input and output
 // tensor's bytes once. Null descriptors (absent optional tensors) count 0.
 inline double theory_io_bytes(std::initializer_list<const mluOpTensorStruct *> tensors) {
@@ -69,6 +62,28 @@ inline double theory_io_bytes(std::initializer_list<const mluOpTensorStruct *> t
     if (t != nullptr) total += static_cast<double>(byte_count(*t));
   return total;
 }
+
+// A tensor of an operator call, for the pointer checks: its name in log lines,
+// its data pointer and the bytes the call reads or writes there (all of its
+// descriptor's; none for a NULL descriptor, an absent optional tensor).
+struct DeviceTensor {
+  DeviceTensor(const char *name, const void *ptr, size_t bytes)
+      : name(name), ptr(ptr), bytes(bytes) {}
+  DeviceTensor(const char *name, const void *ptr, const mluOpTensorStruct *desc)
+      : DeviceTensor(name, ptr, desc != nullptr ? byte_count(*desc) : 0) {}
+  const char *name;
+  const void *ptr;
+  size_t bytes;
+};
+
+// The pointer checks every operator makes after its shape checks, before it
+// launches: each tensor of `inputs` and `outputs` with bytes is device memory
+// from cnrtMalloc holding them (a tensor of no bytes is never read, so its
+// pointer may be anything), and no output shares a byte with an input or an
+// earlier output (mlu-ops' operators are not in-place). The first failure is
+// BAD_PARAM with one log line naming the tensor or the two tensors.
+mluOpStatus_t check_device_tensors(const char *api, std::initializer_list<DeviceTensor> inputs,
+                                   std::initializer_list<DeviceTensor> outputs);
 
 // What mlu-ops' policies read from the handle.
 inline int cluster_count() { return mlusim::current_device().clusters; }
@@ -88,12 +103,6 @@ inline size_t nram_size() { return mlusim::nram_usable(mlusim::current_device())
   } while (0)
 #define MLUOP_CHECK(api, cond, ...) \
   MLUOP_CHECK_STATUS(api, cond, MLUOP_STATUS_BAD_PARAM, __VA_ARGS__)
-
-// A pointer where data is needed must be live device memory of at least `bytes`.
-#define MLUOP_CHECK_DEVICE_PTR(api, ptr, bytes)                                         \
-  MLUOP_CHECK(api, (ptr) != nullptr && ::mlusim::gdram_contains((ptr), (bytes)),         \
-              "{} = {} is not device memory from cnrtMalloc holding {} bytes", #ptr,     \
-              static_cast<const void *>(ptr), static_cast<size_t>(bytes))
 
 // A launch that fails (bad dimension or kernel fault) fails the operator.
 #define MLUOP_KERNEL_CHECK(api, launch_call)                                           \

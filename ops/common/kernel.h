@@ -1,5 +1,6 @@
 // What the operators' kernels share beyond BANG C: the sizes and alignment
-// macros mlu-ops' kernels define for themselves (bang.h does not).
+// macros mlu-ops' kernels define for themselves (bang.h does not), and the
+// launch status mlu-ops' host code reads.
 #pragma once
 
 #include <bang.h>

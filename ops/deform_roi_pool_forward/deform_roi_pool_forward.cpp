@@ -3,19 +3,16 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "ops/common/host.h"
-#include "ops/deform_roi_pool_forward/deform_roi_pool_forward.h"
 #include "ops/deform_roi_pool_forward/deform_roi_pool_forward_kernel.h"
 
+namespace mluop::deform_roi_pool_forward {
 namespace {
 
 constexpr const char *kApi = "mluOpDeformRoiPoolForward";
-
-using mluop::DeformRoiPoolPipeline;
 
 // Descriptors, dtypes, layouts and shapes (3.8 items 1, 3 and 4, and the
 // limits of 1.4). Ranks are checked first so that no dim is read that is not there.
@@ -94,16 +91,15 @@ double theory_ops(const mluOpTensorStruct &rois_desc, const void *rois, int pool
     const float *b = &boxes[static_cast<size_t>(r) * 5];
     const float roi_w = (b[3] * spatial_scale - 0.5f) - (b[1] * spatial_scale - 0.5f);
     const float roi_h = (b[4] * spatial_scale - 0.5f) - (b[2] * spatial_scale - 0.5f);
-    samples += static_cast<double>(mluop::drp::sampling_grid(roi_h, pooled_height, sampling_ratio)) *
-               mluop::drp::sampling_grid(roi_w, pooled_width, sampling_ratio);
+    samples += static_cast<double>(sampling_grid(roi_h, pooled_height, sampling_ratio)) *
+               sampling_grid(roi_w, pooled_width, sampling_ratio);
   }
   const double points = static_cast<double>(pooled_height) * pooled_width * channels;
   return points * (8 * samples + num_rois);
 }
 
 template <typename T>
-mluOpStatus_t launch(mluOpHandle_t handle, const mluop::drp::Args<T> &args,
-                     DeformRoiPoolPipeline pipeline) {
+mluOpStatus_t launch(mluOpHandle_t handle, const Args<T> &args, Pipeline pipeline) {
   // Union1 over the output points: 4 cores per cluster, no more clusters than
   // the points need; tasks take points round-robin (remainders go to the first).
   const int cores = mluop::cores_per_cluster();
@@ -111,17 +107,16 @@ mluOpStatus_t launch(mluOpHandle_t handle, const mluop::drp::Args<T> &args,
   const int clusters = static_cast<int>(
       std::min<int64_t>((bins + cores - 1) / cores, mluop::cluster_count()));
   const cnrtDim3_t dim{static_cast<unsigned>(cores), static_cast<unsigned>(clusters), 1};
-  const bool ping_pong = pipeline != DeformRoiPoolPipeline::kSerial;
-  MLUOP_KERNEL_CHECK(kApi, mluop::drp::launch_kernel<T>(dim, handle->queue, args, ping_pong));
+  MLUOP_KERNEL_CHECK(kApi, launch_kernel<T>(dim, handle->queue, args, pipeline));
   return MLUOP_STATUS_SUCCESS;
 }
 
 template <typename T>
-mluop::drp::Args<T> make_args(const mluOpTensorStruct &in, const void *input,
-                              const mluOpTensorStruct &rois_desc, const void *rois,
-                              const void *offset, const mluOpTensorStruct &out, void *output,
-                              float spatial_scale, int sampling_ratio, float gamma) {
-  mluop::drp::Args<T> a{};
+Args<T> make_args(const mluOpTensorStruct &in, const void *input,
+                  const mluOpTensorStruct &rois_desc, const void *rois, const void *offset,
+                  const mluOpTensorStruct &out, void *output, float spatial_scale,
+                  int sampling_ratio, float gamma) {
+  Args<T> a{};
   a.input = static_cast<const T *>(input);
   a.rois = static_cast<const T *>(rois);
   a.offset = static_cast<const T *>(offset);
@@ -129,20 +124,17 @@ mluop::drp::Args<T> make_args(const mluOpTensorStruct &in, const void *input,
   a.batches = in.dim(0), a.height = in.dim(1), a.width = in.dim(2), a.channels = in.dim(3);
   a.num_rois = rois_desc.dim(0), a.pooled_height = out.dim(1), a.pooled_width = out.dim(2);
   a.spatial_scale = spatial_scale, a.sampling_ratio = sampling_ratio, a.gamma = gamma;
-  a.chunk_channels = mluop::drp::chunk_channels(a.channels, mluop::nram_size(), sizeof(T));
+  a.chunk_channels = chunk_channels(a.channels, mluop::nram_size(), sizeof(T));
   return a;
 }
 
 }  // namespace
 
-namespace mluop {
-
-mluOpStatus_t deform_roi_pool_forward(
-    mluOpHandle_t handle, mluOpTensorDescriptor_t input_desc, const void *input,
-    mluOpTensorDescriptor_t rois_desc, const void *rois, mluOpTensorDescriptor_t offset_desc,
-    const void *offset, int pooled_height, int pooled_width, float spatial_scale,
-    int sampling_ratio, float gamma, mluOpTensorDescriptor_t output_desc, void *output,
-    DeformRoiPoolPipeline pipeline) {
+mluOpStatus_t run(mluOpHandle_t handle, mluOpTensorDescriptor_t input_desc, const void *input,
+                  mluOpTensorDescriptor_t rois_desc, const void *rois,
+                  mluOpTensorDescriptor_t offset_desc, const void *offset, int pooled_height,
+                  int pooled_width, float spatial_scale, int sampling_ratio, float gamma,
+                  mluOpTensorDescriptor_t output_desc, void *output, Pipeline pipeline) {
   MLUOP_CHECK(kApi, handle != nullptr, "handle is NULL");
   MLUOP_CHECK(kApi, input_desc != nullptr, "input_desc is NULL");
   MLUOP_CHECK(kApi, rois_desc != nullptr, "rois_desc is NULL");
@@ -172,16 +164,12 @@ mluOpStatus_t deform_roi_pool_forward(
                      "an input row ({} bytes) or offset plane ({} bytes) exceeds 2^31 - 1 bytes",
                      row_bytes, plane_bytes);
 
-  if (mluop::element_count(in) != 0) MLUOP_CHECK_DEVICE_PTR(kApi, input, mluop::byte_count(in));
-  MLUOP_CHECK_DEVICE_PTR(kApi, rois, mluop::byte_count(*rois_desc));
-  if (offset_desc != nullptr) MLUOP_CHECK_DEVICE_PTR(kApi, offset, mluop::byte_count(*offset_desc));
-  MLUOP_CHECK_DEVICE_PTR(kApi, output, mluop::byte_count(out));
-  const size_t offset_bytes = offset_desc != nullptr ? mluop::byte_count(*offset_desc) : 0;
-  for (auto [name, p, bytes] : {std::tuple{"input", input, mluop::byte_count(in)},
-                                {"rois", rois, mluop::byte_count(*rois_desc)},
-                                {"offset", offset, offset_bytes}})
-    MLUOP_CHECK(kApi, !mluop::overlap(p, bytes, output, mluop::byte_count(out)),
-                "{} and output overlap: in-place is not supported", name);
+  // An empty map's input (H or W 0) and an absent offset have no bytes: never read.
+  const mluOpStatus_t pointers = mluop::check_device_tensors(
+      kApi,
+      {{"input", input, input_desc}, {"rois", rois, rois_desc}, {"offset", offset, offset_desc}},
+      {{"output", output, output_desc}});
+  if (pointers != MLUOP_STATUS_SUCCESS) return pointers;
 
   const double io = mluop::theory_io_bytes({&in, rois_desc, offset_desc, &out});
   const double ops = theory_ops(*rois_desc, rois, pooled_height, pooled_width, spatial_scale,
@@ -198,7 +186,7 @@ mluOpStatus_t deform_roi_pool_forward(
                 pipeline);
 }
 
-}  // namespace mluop
+}  // namespace mluop::deform_roi_pool_forward
 
 mluOpStatus_t mluOpDeformRoiPoolForward(const mluOpHandle_t handle,
                                         const mluOpTensorDescriptor_t input_desc,
@@ -209,8 +197,8 @@ mluOpStatus_t mluOpDeformRoiPoolForward(const mluOpHandle_t handle,
                                         const int pooled_width, const float spatial_scale,
                                         const int sampling_ratio, const float gamma,
                                         const mluOpTensorDescriptor_t output_desc, void *output) {
-  return mluop::deform_roi_pool_forward(handle, input_desc, input, rois_desc, rois, offset_desc,
-                                        offset, pooled_height, pooled_width, spatial_scale,
-                                        sampling_ratio, gamma, output_desc, output,
-                                        mluop::DeformRoiPoolPipeline::kPingPong);
+  namespace op = mluop::deform_roi_pool_forward;
+  return op::run(handle, input_desc, input, rois_desc, rois, offset_desc, offset, pooled_height,
+                 pooled_width, spatial_scale, sampling_ratio, gamma, output_desc, output,
+                 op::Pipeline::kPingPong);
 }

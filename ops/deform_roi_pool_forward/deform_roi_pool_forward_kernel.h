@@ -1,6 +1,7 @@
 // What the host side and the kernel of deform_roi_pool_forward share: the
-// kernel's arguments, the channel split of the design doc's 3.1 and mmcv's
-// sampling-grid rule.
+// kernel's arguments, the channel split of the design doc's 3.1, mmcv's
+// sampling-grid rule and the pipeline choice; and, for tests and benchmarks,
+// the entry point with that choice.
 #pragma once
 
 #include <climits>
@@ -9,8 +10,14 @@
 #include <cstdint>
 
 #include "cnrt.h"
+#include "mlu_op.h"
 
-namespace mluop::drp {
+namespace mluop::deform_roi_pool_forward {
+
+enum class Pipeline {
+  kPingPong,  // the design doc's 3.4: async loads into pong while ping computes (the API's)
+  kSerial,    // the same kernel with synchronous loads: no overlap, for comparison
+};
 
 // NRAM starts with a small header for the current roi (5 values) and its
 // offset pair; nram_out, ping and pong follow it.
@@ -60,9 +67,20 @@ inline int chunk_channels(int channels, size_t nram_bytes, size_t dtype_bytes) {
 }
 
 // Launches the kernel, MLUKernelDeformRoiPoolForward<T, kPingPong> (Union1):
-// T is float or half (_Float16); ping_pong selects the async prefetch of 3.4
-// or the same body with synchronous loads.
+// T is float or half (_Float16); the pipeline is the async prefetch of 3.4 or
+// the same body with synchronous loads.
 template <typename T>
-cnrtRet_t launch_kernel(cnrtDim3_t dim, cnrtQueue_t queue, const Args<T> &args, bool ping_pong);
+cnrtRet_t launch_kernel(cnrtDim3_t dim, cnrtQueue_t queue, const Args<T> &args,
+                        Pipeline pipeline);
 
-}  // namespace mluop::drp
+// ---- Below mlu_op.h, for tests and benchmarks --------------------------------
+
+// mluOpDeformRoiPoolForward (which is run(..., Pipeline::kPingPong)) with a
+// choice of pipeline.
+mluOpStatus_t run(mluOpHandle_t handle, mluOpTensorDescriptor_t input_desc, const void *input,
+                  mluOpTensorDescriptor_t rois_desc, const void *rois,
+                  mluOpTensorDescriptor_t offset_desc, const void *offset, int pooled_height,
+                  int pooled_width, float spatial_scale, int sampling_ratio, float gamma,
+                  mluOpTensorDescriptor_t output_desc, void *output, Pipeline pipeline);
+
+}  // namespace mluop::deform_roi_pool_forward

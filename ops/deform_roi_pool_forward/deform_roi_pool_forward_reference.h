@@ -9,9 +9,9 @@
 #include <cstddef>
 #include <vector>
 
-namespace mluop::reference {
+namespace mluop::deform_roi_pool_forward::reference {
 
-struct DeformRoiPoolShape {
+struct Shape {
   int batches, height, width, channels;
   int num_rois, pooled_height, pooled_width;
 };
@@ -19,7 +19,7 @@ struct DeformRoiPoolShape {
 // input [B,H,W,C] NHWC, rois [R,5] (batch, x1, y1, x2, y2), offset
 // [R,2,ph,pw] or nullptr -> output [R,ph,pw,C]. A roi whose batch index does
 // not truncate into [0, B), or an empty map (H or W 0), gives zeros.
-inline std::vector<double> deform_roi_pool_forward(const DeformRoiPoolShape &s,
+inline std::vector<double> deform_roi_pool_forward(const Shape &s,
                                                    const std::vector<float> &input,
                                                    const std::vector<float> &rois,
                                                    const std::vector<float> *offset,
@@ -102,4 +102,4 @@ inline std::vector<double> deform_roi_pool_forward(const DeformRoiPoolShape &s,
   return output;
 }
 
-}  // namespace mluop::reference
+}  // namespace mluop::deform_roi_pool_forward::reference

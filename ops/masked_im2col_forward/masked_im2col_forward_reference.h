@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace mluop::reference {
+namespace mluop::masked_im2col_forward::reference {
 
 // feature [C, H, W]; returns data_col [C*kernel_h*kernel_w, mask_cnt] with
 // data_col[(c*kernel_h + i)*kernel_w + j][m] =
@@ -34,4 +34,4 @@ std::vector<T> masked_im2col_forward(const std::vector<T> &feature, int channels
   return data_col;
 }
 
-}  // namespace mluop::reference
+}  // namespace mluop::masked_im2col_forward::reference

@@ -6,6 +6,7 @@
 #include "ops/common/host.h"
 #include "ops/psamask/psamask_kernel.h"
 
+namespace mluop::psamask {
 namespace {
 
 struct Direction {
@@ -33,7 +34,7 @@ mluOpStatus_t check_tensor(const char *api, const char *name, const mluOpTensorS
 mluOpStatus_t check_params(const Direction &d, int psa_type, const mluOpTensorStruct &in,
                            const mluOpTensorStruct &out, int h_mask, int w_mask) {
   const char *api = d.api;
-  MLUOP_CHECK(api, psa_type == psamask::kCollect || psa_type == psamask::kDistribute,
+  MLUOP_CHECK(api, psa_type == kCollect || psa_type == kDistribute,
               "psa_type is {}, must be 0 (COLLECT) or 1 (DISTRIBUTE)", psa_type);
   if (mluOpStatus_t st = check_tensor(api, d.in, in); st != MLUOP_STATUS_SUCCESS) return st;
   if (mluOpStatus_t st = check_tensor(api, d.out, out); st != MLUOP_STATUS_SUCCESS) return st;
@@ -53,9 +54,9 @@ mluOpStatus_t check_params(const Direction &d, int psa_type, const mluOpTensorSt
   return MLUOP_STATUS_SUCCESS;
 }
 
-mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type,
-                          const mluOpTensorDescriptor_t in_desc, const void *input, int h_mask,
-                          int w_mask, const mluOpTensorDescriptor_t out_desc, void *output) {
+mluOpStatus_t run(const Direction &d, mluOpHandle_t handle, int psa_type,
+                  const mluOpTensorDescriptor_t in_desc, const void *input, int h_mask, int w_mask,
+                  const mluOpTensorDescriptor_t out_desc, void *output) {
   const char *api = d.api;
   MLUOP_CHECK(api, handle != nullptr, "handle is NULL");
   MLUOP_CHECK(api, out_desc != nullptr, "{}_desc is NULL", d.out);
@@ -66,28 +67,27 @@ mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type
   // Zero elements: nothing to do (N, H or W is 0, so both tensors are empty).
   if (mluop::element_count(*in_desc) == 0) return MLUOP_STATUS_SUCCESS;
 
-  const size_t in_bytes = mluop::byte_count(*in_desc), out_bytes = mluop::byte_count(*out_desc);
-  MLUOP_CHECK_DEVICE_PTR(api, input, in_bytes);
-  MLUOP_CHECK_DEVICE_PTR(api, output, out_bytes);
-  MLUOP_CHECK(api, !mluop::overlap(input, in_bytes, output, out_bytes),
-              "{} and {} overlap: in-place is not supported", d.in, d.out);
+  if (mluOpStatus_t st =
+          mluop::check_device_tensors(api, {{d.in, input, in_desc}}, {{d.out, output, out_desc}});
+      st != MLUOP_STATUS_SUCCESS)
+    return st;
 
-  const psamask::Shape shape = psamask::make_shape(in_desc->dim(0), in_desc->dim(1),
+  const Shape shape = make_shape(in_desc->dim(0), in_desc->dim(1),
                                                    in_desc->dim(2), h_mask, w_mask, psa_type);
   const auto nram_floats = static_cast<int64_t>(mluop::nram_size() / sizeof(float));
-  const psamask::NramPlan one = psamask::plan_nram<float>(shape, 1);
+  const NramPlan one = plan_nram<float>(shape, 1);
   MLUOP_CHECK_STATUS(api, one.total() <= nram_floats, MLUOP_STATUS_NOT_SUPPORTED,
                      "one point needs {} bytes of NRAM ({} mask + {} x {} feature floats), the "
                      "device has {}: h_mask * w_mask = {} or H * W = {} too large",
                      one.total() * sizeof(float), one.mask, one.regions, one.feature,
                      mluop::nram_size(), shape.mask_c, shape.feature_c);
 
-  const int clusters = psamask::clusters_needed(shape, mluop::cluster_count());
+  const int clusters = clusters_needed(shape, mluop::cluster_count());
   const cnrtDim3_t dim{static_cast<unsigned>(mluop::cores_per_cluster()),
                        static_cast<unsigned>(clusters), 1};
   mlusim::log::op().debug("[{}] {} -> {}, {}: dim ({}, {}, 1)", api, mluop::shape_string(*in_desc),
                           mluop::shape_string(*out_desc),
-                          psa_type == psamask::kCollect ? "COLLECT" : "DISTRIBUTE", dim.x, dim.y);
+                          psa_type == kCollect ? "COLLECT" : "DISTRIBUTE", dim.x, dim.y);
 
   // mlu-ops' theory: IO = input + output bytes, ops = output elements.
   mlusim::OpScope scope(handle->queue, d.name, mluop::theory_io_bytes({in_desc, out_desc}),
@@ -95,24 +95,27 @@ mluOpStatus_t run_psamask(const Direction &d, mluOpHandle_t handle, int psa_type
   const auto *in = static_cast<const float *>(input);
   auto *out = static_cast<float *>(output);
   if (d.backward)
-    MLUOP_KERNEL_CHECK(api, psamask::launch_backward(dim, handle->queue, in, out, shape));
+    MLUOP_KERNEL_CHECK(api, launch_backward(dim, handle->queue, in, out, shape));
   else
-    MLUOP_KERNEL_CHECK(api, psamask::launch_forward(dim, handle->queue, in, out, shape));
+    MLUOP_KERNEL_CHECK(api, launch_forward(dim, handle->queue, in, out, shape));
   return MLUOP_STATUS_SUCCESS;
 }
 
 }  // namespace
+}  // namespace mluop::psamask
 
 mluOpStatus_t mluOpPsamaskForward(mluOpHandle_t handle, const int psa_type,
                                   const mluOpTensorDescriptor_t x_desc, const void *x,
                                   const int h_mask, const int w_mask,
                                   const mluOpTensorDescriptor_t y_desc, void *y) {
-  return run_psamask(kForward, handle, psa_type, x_desc, x, h_mask, w_mask, y_desc, y);
+  return mluop::psamask::run(mluop::psamask::kForward, handle, psa_type, x_desc, x, h_mask, w_mask,
+                             y_desc, y);
 }
 
 mluOpStatus_t mluOpPsamaskBackward(mluOpHandle_t handle, const int psa_type,
                                    const mluOpTensorDescriptor_t dy_desc, const void *dy,
                                    const int h_mask, const int w_mask,
                                    const mluOpTensorDescriptor_t dx_desc, void *dx) {
-  return run_psamask(kBackward, handle, psa_type, dy_desc, dy, h_mask, w_mask, dx_desc, dx);
+  return mluop::psamask::run(mluop::psamask::kBackward, handle, psa_type, dy_desc, dy, h_mask,
+                             w_mask, dx_desc, dx);
 }

@@ -10,7 +10,7 @@
 
 #include "cnrt.h"
 
-namespace psamask {
+namespace mluop::psamask {
 
 enum Type { kCollect = 0, kDistribute = 1 };
 
@@ -159,4 +159,4 @@ cnrtRet_t launch_forward(cnrtDim3_t dim, cnrtQueue_t queue, const float *x, floa
 cnrtRet_t launch_backward(cnrtDim3_t dim, cnrtQueue_t queue, const float *dy, float *dx,
                           Shape shape);
 
-}  // namespace psamask
+}  // namespace mluop::psamask

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace psamask_reference {
+namespace mluop::psamask::reference {
 
 struct Dims {
   int num, h_feature, w_feature, h_mask, w_mask;
@@ -54,16 +54,16 @@ void for_each_pair(int psa_type, const Dims &d, Pair pair) {
   }
 }
 
-inline std::vector<float> forward(int psa_type, const std::vector<float> &x, const Dims &d) {
+inline std::vector<float> psamask_forward(int psa_type, const std::vector<float> &x, const Dims &d) {
   std::vector<float> y(d.feature_elements(), 0.0f);
   for_each_pair(psa_type, d, [&](size_t in, size_t out) { y[out] = x[in]; });
   return y;
 }
 
-inline std::vector<float> backward(int psa_type, const std::vector<float> &dy, const Dims &d) {
+inline std::vector<float> psamask_backward(int psa_type, const std::vector<float> &dy, const Dims &d) {
   std::vector<float> dx(d.mask_elements(), 0.0f);
   for_each_pair(psa_type, d, [&](size_t in, size_t out) { dx[in] = dy[out]; });
   return dx;
 }
 
-}  // namespace psamask_reference
+}  // namespace mluop::psamask::reference

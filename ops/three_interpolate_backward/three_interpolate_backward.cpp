@@ -4,9 +4,9 @@
 #include "ops/common/host.h"
 #include "ops/three_interpolate_backward/three_interpolate_backward_kernel.h"
 
+namespace mluop::three_interpolate_backward {
 namespace {
 
-namespace tib = three_interpolate_backward;
 constexpr const char *kApi = "mluOpThreeInterpolateBackward";
 
 mluOpStatus_t check_tensor(const char *name, const mluOpTensorStruct &t) {
@@ -44,7 +44,7 @@ mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTens
               mluop::shape_string(grad_output), mluop::shape_string(indices));
   MLUOP_CHECK(kApi, indices.dims == weights.dims, "indices is {} and weights is {}: must be equal",
               mluop::shape_string(indices), mluop::shape_string(weights));
-  MLUOP_CHECK(kApi, weights.dim(2) == tib::kNeighbours, "weights is {}: last dim must be 3",
+  MLUOP_CHECK(kApi, weights.dim(2) == kNeighbours, "weights is {}: last dim must be 3",
               mluop::shape_string(weights));
   MLUOP_CHECK(
       kApi,
@@ -66,18 +66,18 @@ mluOpStatus_t check_params(const mluOpTensorStruct &grad_output, const mluOpTens
 }
 
 template <typename T>
-mluOpStatus_t launch(mluOpHandle_t handle, const tib::Shape &shape, const void *grad_output,
+mluOpStatus_t launch(mluOpHandle_t handle, const Shape &shape, const void *grad_output,
                      const void *indices, const void *weights, void *grad_features,
                      double theory_io, mluOpDataType_t dtype) {
-  const tib::Tiles tiles = tib::choose_tiles<T>(shape, static_cast<int64_t>(mluop::nram_size()));
+  const Tiles tiles = choose_tiles<T>(shape, static_cast<int64_t>(mluop::nram_size()));
   MLUOP_CHECK_STATUS(kApi, tiles.n > 0, MLUOP_STATUS_NOT_SUPPORTED,
                      "{} bytes of NRAM cannot hold one {}-element tile per buffer",
-                     mluop::nram_size(), tib::align<T>());
+                     mluop::nram_size(), align<T>());
 
   // Step 1: one task per (batch, Mo chunk); as many clusters as the tasks fill.
-  const int64_t tasks = tib::task_count(shape, tiles);
+  const int64_t tasks = task_count(shape, tiles);
   const int cores = mluop::cores_per_cluster();
-  const int64_t clusters = std::min<int64_t>(mluop::cluster_count(), tib::ceil_div(tasks, cores));
+  const int64_t clusters = std::min<int64_t>(mluop::cluster_count(), ceil_div(tasks, cores));
   const cnrtDim3_t dim{static_cast<unsigned>(cores), static_cast<unsigned>(clusters), 1};
   mlusim::log::op().debug(
       "[{}] B={} C={} N={} M={} {}: No={} Co={} Mo={}, {} tasks, dim ({}, {}, 1)", kApi, shape.b,
@@ -88,7 +88,7 @@ mluOpStatus_t launch(mluOpHandle_t handle, const tib::Shape &shape, const void *
   // of 3 neighbours a multiply, a transpose and an add per grad_output element).
   const double theory_ops = 9.0 * shape.b * shape.c * shape.n;
   mlusim::OpScope scope(handle->queue, "three_interpolate_backward", theory_io, theory_ops, dtype);
-  MLUOP_KERNEL_CHECK(kApi, tib::launch_kernel<T>(dim, handle->queue,
+  MLUOP_KERNEL_CHECK(kApi, launch_kernel<T>(dim, handle->queue,
                                                  static_cast<const T *>(grad_output),
                                                  static_cast<const int32_t *>(indices),
                                                  static_cast<const T *>(weights),
@@ -96,13 +96,11 @@ mluOpStatus_t launch(mluOpHandle_t handle, const tib::Shape &shape, const void *
   return MLUOP_STATUS_SUCCESS;
 }
 
-}  // namespace
-
-mluOpStatus_t mluOpThreeInterpolateBackward(
-    mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc, const void *grad_output,
-    const mluOpTensorDescriptor_t indices_desc, const void *indices,
-    const mluOpTensorDescriptor_t weights_desc, const void *weights,
-    const mluOpTensorDescriptor_t grad_features_desc, void *grad_features) {
+mluOpStatus_t run(mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc,
+                  const void *grad_output, const mluOpTensorDescriptor_t indices_desc,
+                  const void *indices, const mluOpTensorDescriptor_t weights_desc,
+                  const void *weights, const mluOpTensorDescriptor_t grad_features_desc,
+                  void *grad_features) {
   MLUOP_CHECK(kApi, handle != nullptr, "handle is NULL");
   MLUOP_CHECK(kApi, grad_output_desc != nullptr, "grad_output_desc is NULL");
   MLUOP_CHECK(kApi, indices_desc != nullptr, "indices_desc is NULL");
@@ -120,21 +118,13 @@ mluOpStatus_t mluOpThreeInterpolateBackward(
               mluop::shape_string(*grad_output_desc));
   if (mluop::element_count(*grad_features_desc) == 0) return MLUOP_STATUS_SUCCESS;
 
-  const size_t grad_output_bytes = mluop::byte_count(*grad_output_desc);
-  const size_t indices_bytes = mluop::byte_count(*indices_desc);
-  const size_t weights_bytes = mluop::byte_count(*weights_desc);
-  const size_t grad_features_bytes = mluop::byte_count(*grad_features_desc);
-  MLUOP_CHECK_DEVICE_PTR(kApi, grad_output, grad_output_bytes);
-  MLUOP_CHECK_DEVICE_PTR(kApi, indices, indices_bytes);
-  MLUOP_CHECK_DEVICE_PTR(kApi, weights, weights_bytes);
-  MLUOP_CHECK_DEVICE_PTR(kApi, grad_features, grad_features_bytes);
-  for (auto [name, p, bytes] : {std::tuple{"grad_output", grad_output, grad_output_bytes},
-                                {"indices", indices, indices_bytes},
-                                {"weights", weights, weights_bytes}})
-    MLUOP_CHECK(kApi, !mluop::overlap(p, bytes, grad_features, grad_features_bytes),
-                "{} and grad_features overlap: in-place is not supported", name);
+  const mluOpStatus_t pointers = mluop::check_device_tensors(
+      kApi, {{"grad_output", grad_output, grad_output_desc}, {"indices", indices, indices_desc},
+             {"weights", weights, weights_desc}},
+      {{"grad_features", grad_features, grad_features_desc}});
+  if (pointers != MLUOP_STATUS_SUCCESS) return pointers;
 
-  const tib::Shape shape{grad_output_desc->dim(0), grad_output_desc->dim(1),
+  const Shape shape{grad_output_desc->dim(0), grad_output_desc->dim(1),
                          grad_output_desc->dim(2), grad_features_desc->dim(2)};
   const double theory_io = mluop::theory_io_bytes(
       {grad_output_desc, indices_desc, weights_desc, grad_features_desc});
@@ -143,4 +133,17 @@ mluOpStatus_t mluOpThreeInterpolateBackward(
                             grad_output_desc->dtype);
   return launch<float>(handle, shape, grad_output, indices, weights, grad_features, theory_io,
                        grad_output_desc->dtype);
+}
+
+}  // namespace
+}  // namespace mluop::three_interpolate_backward
+
+mluOpStatus_t mluOpThreeInterpolateBackward(
+    mluOpHandle_t handle, const mluOpTensorDescriptor_t grad_output_desc, const void *grad_output,
+    const mluOpTensorDescriptor_t indices_desc, const void *indices,
+    const mluOpTensorDescriptor_t weights_desc, const void *weights,
+    const mluOpTensorDescriptor_t grad_features_desc, void *grad_features) {
+  return mluop::three_interpolate_backward::run(handle, grad_output_desc, grad_output, indices_desc,
+                                                indices, weights_desc, weights, grad_features_desc,
+                                                grad_features);
 }

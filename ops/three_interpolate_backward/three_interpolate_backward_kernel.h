@@ -10,7 +10,7 @@
 
 #include "cnrt.h"
 
-namespace three_interpolate_backward {
+namespace mluop::three_interpolate_backward {
 
 constexpr int kNeighbours = 3;  // the last dim of indices and weights
 
@@ -190,4 +190,4 @@ extern template cnrtRet_t launch_kernel<_Float16>(cnrtDim3_t, cnrtQueue_t, const
                                                   const int32_t *, const _Float16 *, _Float16 *,
                                                   Shape, Tiles);
 
-}  // namespace three_interpolate_backward
+}  // namespace mluop::three_interpolate_backward

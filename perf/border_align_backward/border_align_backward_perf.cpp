@@ -3,28 +3,22 @@
 // simulation beside the plain OpenMP version on the same data.
 #include <benchmark/benchmark.h>
 
-#include "perf/border_align_backward/plain_omp.h"
+#include "harness/border_align_backward.h"
+#include "harness/harness.h"
+#include "ops/border_align_backward/border_align_backward_cases.h"
+#include "perf/border_align_backward/border_align_backward_omp.h"
 #include "perf/common/perf_util.h"
-#include "tests/border_align_backward/border_align_backward_problem.h"
 
+namespace mluop::border_align_backward {
 namespace {
-
-using border_align_backward::testing::DeviceProblem;
-using border_align_backward::testing::device_values;
-using border_align_backward::testing::Problem;
-using border_align_backward::testing::random_problem;
-using border_align_backward::testing::Shape;
-
-// grad_output [2, K, 4, C], pool_size 10; boxes are one per pixel (K = H * W),
-// so the doc's K = 70 and 950 are the 7 x 10 and 25 x 38 maps.
-const Shape kNetworkCases[] = {{2, 7, 10, 256, 10}, {2, 25, 38, 256, 10}, {2, 7, 10, 128, 10}};
 
 template <typename T>
 void BM_BorderAlignBackward(benchmark::State &state) {
-  const Shape &s = kNetworkCases[state.range(0)];
-  const Problem p = device_values<T>(random_problem(s, 2024 + state.range(0)));
+  const cases::Shape &s = cases::kNetworkCases[state.range(0)];
+  const cases::Problem p =
+      cases::device_values<T>(cases::random_problem(s, 2024 + state.range(0)));
   mlusim::harness::Handle handle;
-  DeviceProblem<T> device(p);
+  harness::DeviceProblem<T> device(p);
   double sim_ms = 0;
   for (auto _ : state) {
     sim_ms += mlusim::perf::wall_ms([&] {
@@ -33,20 +27,23 @@ void BM_BorderAlignBackward(benchmark::State &state) {
   }
   std::vector<float> grad_input(p.grad_output.size());
   const double cpu_ms = mlusim::perf::best_wall_ms(5, [&] {
-    border_align_backward::plain::border_align_backward(s, p.grad_output.data(), p.boxes.data(),
-                                                        p.argmax_idx.data(), grad_input.data());
+    omp::border_align_backward(s, p.grad_output.data(), p.boxes.data(), p.argmax_idx.data(),
+                               grad_input.data());
   });
   const mlusimReport_t report = handle.last_op_report();
   mlusim::perf::set_device_counters(state, report);
   state.counters["atomic_elems"] = report.atomic_elements;  // the design's atomic work
   mlusim::perf::set_host_counters(state, sim_ms / state.iterations(), cpu_ms);
-  state.SetLabel("grad_output [2," + std::to_string(s.K()) + ",4," + std::to_string(s.C) +
-                 "] pool 10");
+  state.SetLabel("grad_output " + cases::name(s));
 }
 
-BENCHMARK(BM_BorderAlignBackward<float>)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_BorderAlignBackward<_Float16>)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+constexpr int kLastCase = static_cast<int>(std::size(cases::kNetworkCases)) - 1;
+BENCHMARK(BM_BorderAlignBackward<float>)->DenseRange(0, kLastCase)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BorderAlignBackward<_Float16>)
+    ->DenseRange(0, kLastCase)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
+}  // namespace mluop::border_align_backward
 
 BENCHMARK_MAIN();

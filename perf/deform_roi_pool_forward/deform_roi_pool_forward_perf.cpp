@@ -7,21 +7,23 @@
 #include <stdexcept>
 #include <utility>
 
+#include "harness/deform_roi_pool_forward.h"
+#include "harness/harness.h"
+#include "ops/deform_roi_pool_forward/deform_roi_pool_forward_cases.h"
 #include "perf/common/perf_util.h"
-#include "perf/deform_roi_pool_forward/network_cases.h"
-#include "perf/deform_roi_pool_forward/plain_omp.h"
+#include "perf/deform_roi_pool_forward/deform_roi_pool_forward_omp.h"
 
+namespace mluop::deform_roi_pool_forward {
 namespace {
 
-using drp_testing::DeformRoiPoolPipeline;
-using drp_testing::Problem;
+using cases::Problem;
 
 // Network problems are large (case 1: 31M input values); build each once.
 const Problem &problem(int index, mluOpDataType_t dtype) {
   static std::map<std::pair<int, int>, std::unique_ptr<Problem>> cache;
   auto &slot = cache[{index, static_cast<int>(dtype)}];
   if (!slot)
-    slot = std::make_unique<Problem>(drp_testing::network_problem(drp_testing::kNetworkCases[index], dtype));
+    slot = std::make_unique<Problem>(cases::network_problem(cases::kNetworkCases[index], dtype));
   return *slot;
 }
 
@@ -29,20 +31,20 @@ template <typename T>
 void BM_DeformRoiPoolForward(benchmark::State &state, int index) {
   const mluOpDataType_t dtype = std::is_same_v<T, float> ? MLUOP_DTYPE_FLOAT : MLUOP_DTYPE_HALF;
   const Problem &p = problem(index, dtype);
-  drp_testing::OnDevice<T> device(p);
-  drp_testing::Handle handle;
+  harness::DeviceProblem<T> device(p);
+  mlusim::harness::Handle handle;
 
-  auto call = [&](DeformRoiPoolPipeline pipeline) {
-    if (device.call(handle, pipeline) != MLUOP_STATUS_SUCCESS)
+  auto call = [&](Pipeline pipeline) {
+    if (device.run(handle, pipeline) != MLUOP_STATUS_SUCCESS)
       throw std::runtime_error(std::string("deform_roi_pool_forward failed: ") + mlusimGetLastError());
     return handle.last_op_report();
   };
-  const double serial_us = call(DeformRoiPoolPipeline::kSerial).device_time_us;
+  const double serial_us = call(Pipeline::kSerial).device_time_us;
   double sim_ms = 0;
   int calls = 0;
   mlusimReport_t report{};
   for (auto _ : state) {
-    sim_ms += mlusim::perf::wall_ms([&] { report = call(DeformRoiPoolPipeline::kPingPong); });
+    sim_ms += mlusim::perf::wall_ms([&] { report = call(Pipeline::kPingPong); });
     ++calls;
   }
 
@@ -50,10 +52,10 @@ void BM_DeformRoiPoolForward(benchmark::State &state, int index) {
       offset(p.offset.begin(), p.offset.end());
   std::vector<T> output(p.output_count());
   const double cpu_ms = mlusim::perf::best_wall_ms(3, [&] {
-    drp_plain::deform_roi_pool_forward(input.data(), rois.data(), offset.data(), output.data(),
-                                       p.batches, p.height, p.width, p.channels, p.num_rois,
-                                       p.pooled_height, p.pooled_width, p.spatial_scale,
-                                       p.sampling_ratio, p.gamma);
+    omp::deform_roi_pool_forward(input.data(), rois.data(), offset.data(), output.data(),
+                                 p.batches, p.height, p.width, p.channels, p.num_rois,
+                                 p.pooled_height, p.pooled_width, p.spatial_scale,
+                                 p.sampling_ratio, p.gamma);
   });
 
   mlusim::perf::set_device_counters(state, report);
@@ -63,8 +65,8 @@ void BM_DeformRoiPoolForward(benchmark::State &state, int index) {
 }
 
 const bool registered = [] {
-  for (int i = 0; i < static_cast<int>(std::size(drp_testing::kNetworkCases)); ++i) {
-    const std::string name = drp_testing::kNetworkCases[i].name;
+  for (int i = 0; i < static_cast<int>(std::size(cases::kNetworkCases)); ++i) {
+    const std::string name = cases::kNetworkCases[i].name;
     benchmark::RegisterBenchmark(("deform_roi_pool_forward/float/" + name).c_str(),
                                  BM_DeformRoiPoolForward<float>, i)
         ->Unit(benchmark::kMillisecond)
@@ -78,5 +80,6 @@ const bool registered = [] {
 }();
 
 }  // namespace
+}  // namespace mluop::deform_roi_pool_forward
 
 BENCHMARK_MAIN();

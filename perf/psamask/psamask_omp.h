@@ -6,25 +6,26 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace psamask_omp {
+#include "ops/psamask/psamask_reference.h"
 
-struct Dims {
-  int num, h, w, h_mask, w_mask;
-};
+namespace mluop::psamask::omp {
+
+using reference::Dims;
 
 // Calls move(mask_index, feature_index) for every pair of point (n, h, w)'s window.
 template <typename Move>
 inline void point_window(int psa_type, const Dims &d, int n, int h, int w, Move move) {
-  const int64_t co = int64_t{d.h} * d.w, ci = int64_t{d.h_mask} * d.w_mask;
-  const int64_t point = (int64_t{n} * d.h + h) * d.w + w;
+  const int64_t co = int64_t{d.h_feature} * d.w_feature, ci = int64_t{d.h_mask} * d.w_mask;
+  const int64_t point = (int64_t{n} * d.h_feature + h) * d.w_feature + w;
   const int hh = (d.h_mask - 1) / 2, hw = (d.w_mask - 1) / 2;
-  const int hstart = std::max(0, hh - h), hend = std::min(d.h_mask, d.h + hh - h);
-  const int wstart = std::max(0, hw - w), wend = std::min(d.w_mask, d.w + hw - w);
+  const int hstart = std::max(0, hh - h), hend = std::min(d.h_mask, d.h_feature + hh - h);
+  const int wstart = std::max(0, hw - w), wend = std::min(d.w_mask, d.w_feature + hw - w);
   for (int i = hstart; i < hend; ++i) {
     for (int j = wstart; j < wend; ++j) {
-      const int64_t target = int64_t{i + h - hh} * d.w + (j + w - hw);  // feature point
-      const int64_t feature = psa_type == 0 ? point * co + target
-                                            : (int64_t{n} * co + target) * co + int64_t{h} * d.w + w;
+      const int64_t target = int64_t{i + h - hh} * d.w_feature + (j + w - hw);  // feature point
+      const int64_t feature =
+          psa_type == 0 ? point * co + target
+                        : (int64_t{n} * co + target) * co + int64_t{h} * d.w_feature + w;
       move(point * ci + int64_t{i} * d.w_mask + j, feature);
     }
   }
@@ -34,8 +35,8 @@ template <typename Move>
 inline void all_windows(int psa_type, const Dims &d, Move move) {
 #pragma omp parallel for collapse(2) schedule(static)
   for (int n = 0; n < d.num; ++n)
-    for (int h = 0; h < d.h; ++h)
-      for (int w = 0; w < d.w; ++w) point_window(psa_type, d, n, h, w, move);
+    for (int h = 0; h < d.h_feature; ++h)
+      for (int w = 0; w < d.w_feature; ++w) point_window(psa_type, d, n, h, w, move);
 }
 
 inline void zero(float *out, int64_t count) {
@@ -44,14 +45,14 @@ inline void zero(float *out, int64_t count) {
 }
 
 inline void forward(int psa_type, const float *x, float *y, const Dims &d) {
-  const int64_t co = int64_t{d.h} * d.w;
+  const int64_t co = int64_t{d.h_feature} * d.w_feature;
   zero(y, int64_t{d.num} * co * co);
   all_windows(psa_type, d, [&](int64_t m, int64_t f) { y[f] = x[m]; });
 }
 
 inline void backward(int psa_type, const float *dy, float *dx, const Dims &d) {
-  zero(dx, int64_t{d.num} * d.h * d.w * d.h_mask * d.w_mask);
+  zero(dx, int64_t{d.num} * d.h_feature * d.w_feature * d.h_mask * d.w_mask);
   all_windows(psa_type, d, [&](int64_t m, int64_t f) { dx[m] = dy[f]; });
 }
 
-}  // namespace psamask_omp
+}  // namespace mluop::psamask::omp

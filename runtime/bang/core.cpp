@@ -97,6 +97,13 @@ void fault_bounds(const CoreContext &c, const char *op, const char *operand, Spa
                        space_name(expected)));
 }
 
+void fault_too_many_steps(const CoreContext &c) {
+  fault(c, fmt::format("more than {} instructions, fences and barriers on one core in one launch: "
+                       "the timing model keeps every one until the launch ends, and this many "
+                       "would exhaust the host's memory (an endless loop of intrinsics?)",
+                       kMaxSteps));
+}
+
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
   const uintptr_t off = offset_in(c, space, p);
@@ -112,8 +119,8 @@ void fault_alignment(const CoreContext &c, const char *op, const char *operand, 
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
   fault(c, fmt::format("{}: {} at NRAM +{:#x} with {} bytes breaks the vector alignment rules "
                        "(start aligned to {} bytes, size a multiple of {} bytes)",
-                       op, operand, off, bytes, c.cost.nram_align_mask + 1,
-                       c.cost.vector_count_align));
+                       op, operand, off, bytes, c.rules.nram_align_mask + 1,
+                       c.rules.vector_count_align));
 }
 
 std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi) {
@@ -146,10 +153,8 @@ void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write
                kPipeCount);
 }
 
-void record_event(CoreContext &c, const TraceEvent &e) { c.events.push_back(e); }
-
 void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
-                  double cycles) {
+                  double macs, MatrixRate rate) {
   CoreContext &c = this_core();
   require_onchip(c, op, "dst", dst.space, dst.p, dst.bytes);
   Access a = access_of(dst.p, dst.bytes, nullptr, 0, nullptr, 0);
@@ -167,8 +172,8 @@ void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<Tenso
     }
   }
   check_write(c, op, dst.p, dst.bytes);
-  issue(c, kTensorPipe, cycles, false, a, op, "tensor", dst.p,
-        srcs.size() > 0 ? srcs.begin()->p : nullptr, dst.bytes);
+  issue(c, Step{.op = op, .detail = "tensor", .access = a, .amount = static_cast<uint64_t>(macs),
+                .kind = StepKind::kTensor, .pipe = kTensorPipe, .rate = rate});
 }
 
 }  // namespace detail

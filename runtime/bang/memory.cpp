@@ -63,13 +63,22 @@ void log_copy_side(CoreContext &c, Space space, const Segments &range, bool writ
     log_shared(c, space, range, write, false, op);
 }
 
-double copy_cycles(CoreContext &c, const DirectionInfo &d, size_t n, size_t segs) {
+// What the timing model needs of one copy: its segments and, when it touches
+// GDRAM, the blocks it reads and writes there.
+Step copy_step(CoreContext &c, const char *op, const char *dir_name, const DirectionInfo &d,
+               const Segments &to, const Segments &from, bool async) {
+  Step step{.op = op, .detail = dir_name,
+            .access = access_of(reinterpret_cast<const void *>(to.lo), to.hi() - to.lo,
+                                reinterpret_cast<const void *>(from.lo), from.hi() - from.lo,
+                                nullptr, 0),
+            .amount = to.bytes, .count = static_cast<uint32_t>(to.count),
+            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = async};
   if (d.dst == Space::kGdram || d.src == Space::kGdram) {
-    double traffic = gdram_granules(n, segs) * ((d.dst == d.src) ? 2 : 1);
-    c.gdram_traffic += traffic;
-    return c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
+    step.kind = StepKind::kGdramCopy;
+    step.blocks = gdram_blocks(c, d.src == Space::kGdram ? blocks_of(from) : BlockSpan{},
+                               d.dst == Space::kGdram ? blocks_of(to) : BlockSpan{});
   }
-  return c.cost.onchip_latency + static_cast<double>(n * segs) / c.cost.onchip_bytes_per_cycle;
+  return step;
 }
 
 }  // namespace
@@ -98,10 +107,7 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   log_copy_side(c, d.dst, to, true, label);
 
   c.bytes_moved[dir] += static_cast<double>(n * segs);
-  const double cycles = copy_cycles(c, d, n, segs);
-  issue(c, d.pipe, cycles, async, access_of(dst, to.hi() - to.lo, src, from.hi() - from.lo,
-                                            nullptr, 0),
-        op, dir_name, dst, src, n * segs);
+  issue(c, copy_step(c, op, dir_name, d, to, from, async));
   if (async)
     c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.issued});
   else
@@ -125,12 +131,36 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
   check_write(c, op, gdram_dst, bytes, kIoPipe);
   log_shared(c, Space::kGdram, Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1},
              true, true, op);
-  double traffic = 2 * gdram_granules(bytes, 1);  // read-modify-write
-  c.gdram_traffic += traffic;
   c.atomic_elems += static_cast<double>(elements);
-  issue(c, kIoPipe, c.cost.atomic_latency + traffic / c.cost.gdram_bytes_per_cycle, false,
-        access_of(gdram_dst, bytes, nram_src, nram_src != nullptr ? bytes : 0, nullptr, 0), op,
-        "GDRAM", gdram_dst, nram_src, bytes);
+  const BlockSpan span = blocks_of(Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1});
+  // A read-modify-write of every block it touches.
+  issue(c, Step{.op = op, .detail = "GDRAM",
+                .access = access_of(gdram_dst, bytes, nram_src, nram_src != nullptr ? bytes : 0,
+                                    nullptr, 0),
+                .amount = elements, .blocks = gdram_blocks(c, span, span),
+                .kind = StepKind::kAtomic, .pipe = kIoPipe});
+}
+
+void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write) {
+  CoreContext &c = this_core();
+  require_space(c, op, write ? "dst" : "src", space, p, bytes);
+  check_scalar_access(p, bytes, write);
+  if (space == Space::kNram) return;
+  log_copy_side(c, space, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write, op);
+  const bool gdram = space == Space::kGdram;
+  double cycles =
+      c.cost.onchip_latency + static_cast<double>(bytes) / c.cost.onchip_bytes_per_cycle;
+  if (gdram) {
+    const double traffic = gdram_granules(bytes, 1);
+    c.gdram_traffic += traffic;
+    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
+  }
+  const Pipe pipe = gdram ? kIoPipe : kMovePipe;
+  const Access a = write ? access_of(p, bytes, nullptr, 0, nullptr, 0)
+                         : access_of(nullptr, 0, p, bytes, nullptr, 0);
+  issue(c, pipe, cycles, false, a, op, space_name(space), write ? p : nullptr,
+        write ? nullptr : p, bytes);
+  if (!write) c.now = std::max(c.now, c.pipe_free[pipe]);  // scalar code needs the value
 }
 
 namespace {
@@ -138,27 +168,19 @@ namespace {
 // The stream waits for the pipes in `mask`; their async copies land.
 void fence(const char *op, unsigned mask) {
   CoreContext &c = this_core();
-  const double before = c.now;
-  for (int p = 0; p < kPipeCount; ++p)
-    if ((mask >> p) & 1u) c.now = std::max(c.now, c.pipe_free[p]);
+  record(c, Step{.op = op, .detail = "wait", .count = mask, .kind = StepKind::kFence,
+                 .pipe = kIoPipe});
   if (!c.pending.empty()) land_copies(c, mask);
-  if (c.tracing && c.now > before)
-    record_event(c, TraceEvent{op, "wait", kStreamLane, false, before, before, before, c.now,
-                               nullptr, nullptr, 0});
 }
 
 void barrier(BarrierScope scope, const char *op) {
   CoreContext &c = this_core();
   if (!c.launch->is_union)
     fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
-  if (scope == BarrierScope::kUnionIpu && c.is_mpu)
+  if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu)
     fault(c, fmt::format("{} is for the compute cores; the memory core does not take part", op));
   fence(op, kAllPipes);
-  const double arrival = c.now;
   c.launch->scheduler->barrier(c, scope, op);
-  if (c.tracing)
-    record_event(c, TraceEvent{op, "barrier", kStreamLane, false, arrival, arrival, arrival,
-                               c.now, nullptr, nullptr, 0});
 }
 
 }  // namespace
@@ -179,3 +201,6 @@ void __sync_io_move_compute() { fence("__sync_io_move_compute", mlusim::detail::
 void __sync_cluster() { mlusim::detail::barrier(BarrierScope::kCluster, "__sync_cluster"); }
 void __sync_all() { mlusim::detail::barrier(BarrierScope::kUnion, "__sync_all"); }
 void __sync_all_ipu() { mlusim::detail::barrier(BarrierScope::kUnionIpu, "__sync_all_ipu"); }
+void __sync_all_ipu_within_cluster() {
+  mlusim::detail::barrier(BarrierScope::kClusterIpu, "__sync_all_ipu_within_cluster");
+}

@@ -6,15 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness.h"
-#include "tests/common/op_log_capture.h"
+#include "tests/border_align_backward/border_align_backward_test.h"
 
+namespace mluop::border_align_backward::test {
 namespace {
-
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
-using mlusim::testing::OpLogCapture;
-using mlusim::harness::TensorDesc;
 
 // N 1, H 2, W 3 (K 6), C 4: grad_output and argmax_idx [1,6,4,4], boxes
 // [1,6,4], grad_input [1,2,3,16]; every tensor element is 4 bytes.
@@ -70,3 +65,4 @@ TEST_F(BorderAlignBackwardAliasing, GradInputOverlappingAnInputIsRefused) {
 }
 
 }  // namespace
+}  // namespace mluop::border_align_backward::test

@@ -12,14 +12,10 @@
 #include <vector>
 
 #include "runtime/logging.h"
-#include "harness/harness.h"
-#include "tests/common/op_log_capture.h"
+#include "tests/border_align_backward/border_align_backward_test.h"
 
+namespace mluop::border_align_backward::test {
 namespace {
-
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::Handle;
-using mlusim::harness::TensorDesc;
 
 struct TensorSpec {
   mluOpTensorLayout_t layout;
@@ -55,7 +51,7 @@ class BorderAlignBackwardParams : public ::testing::Test {
     if (s.host_grad_input) data[3] = host_memory_.data();
     auto desc = [&](int i) { return s.null_desc[i] ? nullptr : descs[i]; };
     auto ptr = [&](int i) { return s.null_data[i] ? nullptr : data[i]; };
-    mlusim::testing::OpLogCapture log;
+    OpLogCapture log;
     const mluOpStatus_t status = mluOpBorderAlignBackward(
         s.null_handle ? nullptr : static_cast<mluOpHandle_t>(handle_), desc(0), ptr(0), desc(1),
         ptr(1), desc(2), ptr(2), s.pool_size, desc(3), ptr(3));
@@ -191,3 +187,4 @@ TEST_F(BorderAlignBackwardParams, ZeroElementsIsBadParam) {
 }
 
 }  // namespace
+}  // namespace mluop::border_align_backward::test

@@ -6,17 +6,15 @@
 
 #include <string>
 
-#include "tests/border_align_backward/border_align_backward_problem.h"
+#include "tests/border_align_backward/border_align_backward_test.h"
 
+namespace mluop::border_align_backward::test {
 namespace {
-
-using border_align_backward::testing::DeviceProblem;
-using border_align_backward::testing::random_problem;
 
 TEST(BorderAlignBackwardWatchdog, HugePoolSizeIsStoppedNotHung) {
   const double saved = mlusimGetWatchdogSeconds();
   ASSERT_EQ(mlusimSetWatchdogSeconds(0.5), cnrtSuccess);
-  mlusim::harness::Handle handle;
+  Handle handle;
   DeviceProblem<float> huge(random_problem({1, 2, 2, 8, 24000000}, 7));
   EXPECT_EQ(huge.run(handle), MLUOP_STATUS_EXECUTION_FAILED);
   const std::string report = mlusimGetLastError();
@@ -30,3 +28,4 @@ TEST(BorderAlignBackwardWatchdog, HugePoolSizeIsStoppedNotHung) {
 }
 
 }  // namespace
+}  // namespace mluop::border_align_backward::test

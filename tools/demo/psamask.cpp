@@ -1,47 +1,33 @@
-// mlusim demo psamask: PSANet's mask layer on ADE20K (mmseg: 512 x 512 crops,
-// a 64 x 64 feature map halved to 32 x 32, 66 x 66 mask), one image: forward
-// and backward, COLLECT and DISTRIBUTE, each against the CPU reference.
+// mlusim demo psamask: PSANet's mask layer on one ADE20K image
+// (ops/psamask/psamask_cases.h): forward and backward, COLLECT and DISTRIBUTE,
+// each against the CPU reference.
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "ops/psamask/psamask_reference.h"
 #include "harness/harness.h"
+#include "harness/psamask.h"
+#include "ops/psamask/psamask_cases.h"
 #include "tools/demo.h"
 
+namespace mluop::psamask {
 namespace {
 
-using mlusim::harness::DeviceBuffer;
-using mlusim::harness::TensorDesc;
+std::string shape_text(const std::vector<int> &s) {
+  return "[" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," + std::to_string(s[2]) +
+         "," + std::to_string(s[3]) + "]";
+}
 
-mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool backward,
-                           const std::vector<float> &in_host) {
-  const std::vector<int> mask = {d.num, d.h_feature, d.w_feature, d.h_mask * d.w_mask};
-  const std::vector<int> feature = {d.num, d.h_feature, d.w_feature, d.h_feature * d.w_feature};
-  TensorDesc in_desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, backward ? feature : mask);
-  TensorDesc out_desc(MLUOP_LAYOUT_NHWC, MLUOP_DTYPE_FLOAT, backward ? mask : feature);
-  DeviceBuffer<float> in(in_host);
-  DeviceBuffer<float> out(std::vector<float>(out_desc.elements(), 7.0f));
+mlusim::demo::Row run_case(const cases::Problem &p) {
+  harness::DeviceProblem device(p);
   mlusim::harness::Handle handle;
-
-  const auto shape = [](const std::vector<int> &s) {
-    return "[" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," + std::to_string(s[2]) +
-           "," + std::to_string(s[3]) + "]";
-  };
-  mlusim::demo::Row row{backward ? "psamask_backward" : "psamask_forward",
-                        shape(backward ? feature : mask) + (psa_type == 0 ? " COLLECT" : " DISTRIBUTE"),
+  mlusim::demo::Row row{p.backward ? "psamask_backward" : "psamask_forward",
+                        shape_text(p.input_shape()) +
+                            (p.psa_type == 0 ? " COLLECT" : " DISTRIBUTE"),
                         "float", {}, "", false, 0};
-  const bool ran = mlusim::demo::run_timed(row, handle, [&] {
-    return backward ? mluOpPsamaskBackward(handle, psa_type, in_desc, in.get(), d.h_mask,
-                                           d.w_mask, out_desc, out.get())
-                    : mluOpPsamaskForward(handle, psa_type, in_desc, in.get(), d.h_mask,
-                                          d.w_mask, out_desc, out.get());
-  });
-  if (!ran) return row;
-  const auto want = backward ? psamask_reference::backward(psa_type, in_host, d)
-                             : psamask_reference::forward(psa_type, in_host, d);
-  const auto diffs = mlusim::harness::compare(mlusim::harness::to_double(out.download()),
-                                              mlusim::harness::to_double(want),
+  if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
+  const auto diffs = mlusim::harness::compare(mlusim::harness::to_double(device.output()),
+                                              mlusim::harness::to_double(p.expected()),
                                               mlusim::harness::diff3_eps(MLUOP_DTYPE_FLOAT));
   char text[32];
   std::snprintf(text, sizeof(text), "diff3=%g", diffs.diff3);
@@ -50,17 +36,17 @@ mlusim::demo::Row run_case(const psamask_reference::Dims &d, int psa_type, bool 
   return row;
 }
 
-std::vector<mlusim::demo::Row> run() {
-  const psamask_reference::Dims d{1, 32, 32, 66, 66};
-  mlusim::harness::Random random(66);
-  const auto x = random.floats(d.mask_elements(), -1, 1);
-  const auto dy = random.floats(d.feature_elements(), -1, 1);
+std::vector<mlusim::demo::Row> demo_rows() {
   std::vector<mlusim::demo::Row> rows;
+  uint32_t seed = 66;
   for (bool backward : {false, true})
-    for (int psa_type : {0, 1}) rows.push_back(run_case(d, psa_type, backward, backward ? dy : x));
+    for (int psa_type : {0, 1})
+      rows.push_back(
+          run_case(cases::random_problem(backward, psa_type, cases::kAde20kOneImage, seed++)));
   return rows;
 }
 
 }  // namespace
+}  // namespace mluop::psamask
 
-MLUSIM_DEMO(psamask, run);
+MLUSIM_DEMO(psamask, mluop::psamask::demo_rows);

@@ -1,73 +1,43 @@
 // mlusim demo three_interpolate_backward: the gradient of a PointNet++ feature
-// propagation layer (the design doc's network case 9: batch 16, 128 channels,
-// 256 points interpolated up to 512), in float and half, each against the CPU
-// reference with mlu-ops' diff1 / diff2 and the thresholds.
-#include <cstdio>
+// propagation layer (the design doc's network case 9, from
+// ops/three_interpolate_backward/three_interpolate_backward_cases.h), in float
+// and half, each against the CPU reference with mlu-ops' diff1 / diff2 and the
+// issue's thresholds.
 #include <string>
-#include <type_traits>
 #include <vector>
 
-#include "ops/three_interpolate_backward/three_interpolate_backward_reference.h"
 #include "harness/harness.h"
+#include "harness/three_interpolate_backward.h"
+#include "ops/three_interpolate_backward/three_interpolate_backward_cases.h"
 #include "tools/demo.h"
 
+namespace mluop::three_interpolate_backward {
 namespace {
 
-using namespace mlusim::harness;
-
-constexpr int kB = 16, kC = 128, kN = 512, kM = 256;
-
 template <typename T>
-mlusim::demo::Row run_case(uint32_t seed) {
-  constexpr bool is_float = std::is_same_v<T, float>;
-  constexpr mluOpDataType_t dtype = is_float ? MLUOP_DTYPE_FLOAT : MLUOP_DTYPE_HALF;
-  Random random(seed);
-  // Half inputs are drawn in float and rounded, so the reference sees the device's values.
-  auto values = [&random](size_t count, float lo, float hi) {
-    const std::vector<float> v = random.floats(count, lo, hi);
-    return std::vector<T>(v.begin(), v.end());
-  };
-  const std::vector<T> grad_output = values(size_t(kB) * kC * kN, -1.0f, 1.0f);
-  const std::vector<T> weights = values(size_t(kB) * kN * 3, 0.0f, 1.0f);
-  const std::vector<int32_t> indices = random.ints(size_t(kB) * kN * 3, 0, kM - 1);
-
-  Handle handle;
-  TensorDesc grad_output_desc(MLUOP_LAYOUT_ARRAY, dtype, {kB, kC, kN});
-  TensorDesc indices_desc(MLUOP_LAYOUT_ARRAY, MLUOP_DTYPE_INT32, {kB, kN, 3});
-  TensorDesc weights_desc(MLUOP_LAYOUT_ARRAY, dtype, {kB, kN, 3});
-  TensorDesc grad_features_desc(MLUOP_LAYOUT_ARRAY, dtype, {kB, kC, kM});
-  DeviceBuffer<T> d_grad_output(grad_output), d_weights(weights);
-  DeviceBuffer<int32_t> d_indices(indices);
-  DeviceBuffer<T> d_grad_features(size_t(kB) * kC * kM);
-
-  mlusim::demo::Row row{"three_interpolate_backward",
-                        "[16,128,512]->M256 PointNet++ FP",
-                        is_float ? "float" : "half",
-                        {},
-                        "",
-                        false,
-                        0};
-  const bool ran = mlusim::demo::run_timed(row, handle, [&] {
-    return mluOpThreeInterpolateBackward(handle, grad_output_desc, d_grad_output.get(),
-                                         indices_desc, d_indices.get(), weights_desc,
-                                         d_weights.get(), grad_features_desc,
-                                         d_grad_features.get());
-  });
-  if (!ran) return row;
-  const Diffs d =
-      compare(to_double(d_grad_features.download()),
-              three_interpolate_backward::reference(grad_output, indices, weights, kB, kC, kN, kM),
-              diff3_eps(dtype));
-  char text[48];
-  std::snprintf(text, sizeof(text), "diff1=%.2g diff2=%.2g", d.diff1, d.diff2);
-  row.accuracy = text;
-  const double threshold = is_float ? 1e-5 : 3e-3;
-  row.passed = d.diff1 <= threshold && d.diff2 <= threshold;
+mlusim::demo::Row run_case(const Shape &s, uint32_t seed) {
+  constexpr mluOpDataType_t dtype = mlusim::harness::dtype_of<T>();
+  const cases::Problem<T> p = cases::random_problem<T>(s, seed);
+  mlusim::harness::Handle handle;
+  harness::DeviceProblem<T> device(p);
+  const std::string name = "[" + std::to_string(s.b) + "," + std::to_string(s.c) + "," +
+                           std::to_string(s.n) + "]->M" + std::to_string(s.m) + " PointNet++ FP";
+  mlusim::demo::Row row{"three_interpolate_backward", name,
+                        dtype == MLUOP_DTYPE_FLOAT ? "float" : "half", {}, "", false, 0};
+  if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
+  const mlusim::harness::Diffs d =
+      mlusim::harness::compare(mlusim::harness::to_double(device.grad_features()), p.expected(),
+                               mlusim::harness::diff3_eps(dtype));
+  mlusim::demo::judge_diff1_diff2(row, d, cases::threshold(dtype));
   return row;
 }
 
-std::vector<mlusim::demo::Row> run() { return {run_case<float>(9), run_case<_Float16>(9)}; }
+std::vector<mlusim::demo::Row> demo_rows() {
+  const Shape &s = cases::kPointNetFeaturePropagation.shape;
+  return {run_case<float>(s, 9), run_case<_Float16>(s, 9)};
+}
 
 }  // namespace
+}  // namespace mluop::three_interpolate_backward
 
-MLUSIM_DEMO(three_interpolate_backward, run);
+MLUSIM_DEMO(three_interpolate_backward, mluop::three_interpolate_backward::demo_rows);

@@ -29,6 +29,7 @@ MLUSIM_FLOAT_FUNCTION(__bang_active_sqrt, std::sqrt(x))
 MLUSIM_FLOAT_FUNCTION(__bang_active_rsqrt, 1.0f / std::sqrt(x))
 MLUSIM_FLOAT_FUNCTION(__bang_active_exp, std::exp(x))
 MLUSIM_FLOAT_FUNCTION(__bang_active_exp_less_0, std::exp(x))  // the fast path for x < 0
+MLUSIM_FLOAT_FUNCTION(__bang_active_exphp, std::exp(x))       // the high-precision exp
 MLUSIM_FLOAT_FUNCTION(__bang_active_log, std::log(x))         // natural logarithm
 MLUSIM_FLOAT_FUNCTION(__bang_active_sigmoid, 1.0f / (1.0f + std::exp(-x)))
 MLUSIM_FLOAT_FUNCTION(__bang_active_tanh, std::tanh(x))

@@ -1,7 +1,8 @@
-// Memset intrinsics: __nramset* fill NRAM, __gdramset fills GDRAM, with the
-// value's dtype deciding the element size (pass (half)x to fill a half
-// buffer). They run on the memory engines, not the vector unit: __nramset on
-// the on-chip move lane, __gdramset on the IO lane. __bang_write_value and
+// Memset intrinsics: __nramset* and __memset_nram fill NRAM, __sramset the
+// cluster's SRAM, __gdramset GDRAM, with the value's dtype deciding the
+// element size (pass (half)x to fill a half buffer). They run on the memory
+// engines, not the vector unit: NRAM and SRAM fills on the on-chip move lane,
+// __gdramset on the IO lane. __bang_write_value and
 // __bang_write_zero, the vector unit's fills, are in vector.h.
 #pragma once
 
@@ -26,7 +27,9 @@ void fill(const char *op, Space space, T *dst, int count, T value, int stride_by
   const size_t extent = (runs - 1) * stride + run;
   require_space(c, op, "dst", space, dst, extent);
   check_write(c, op, dst, extent);
-  if (space == Space::kGdram)
+  // What other cores may touch, for the race check: GDRAM, and in UNION
+  // launches the cluster's SRAM.
+  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
     log_shared(c, space, Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs}, true,
                false, op);
 
@@ -36,21 +39,19 @@ void fill(const char *op, Space space, T *dst, int count, T value, int stride_by
     for (int i = 0; i < count; ++i) row[i] = value;
   }
 
-  double cycles;
-  Pipe pipe;
+  Step step{.op = op, .detail = dtype_name<T>(),
+            .access = access_of(dst, extent, nullptr, 0, nullptr, 0), .amount = run,
+            .count = static_cast<uint32_t>(runs), .kind = StepKind::kOnchipCopy,
+            .pipe = kMovePipe, .async = async};
   if (space == Space::kGdram) {
-    const double traffic = gdram_granules(run, runs);
-    c.gdram_traffic += traffic;
-    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
-    pipe = kIoPipe;
-  } else {
-    cycles = c.cost.onchip_latency + static_cast<double>(run * runs) / c.cost.onchip_bytes_per_cycle;
-    pipe = kMovePipe;
+    const BlockSpan written = blocks_of(Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs});
+    step.kind = StepKind::kGdramCopy;
+    step.pipe = kIoPipe;
+    step.blocks = gdram_blocks(c, BlockSpan{}, written);
   }
   // An async fill's time overlaps what follows; its data is written at issue
   // (docs/bang_c_intrinsics.md: it is not tracked as an unfenced copy).
-  issue(c, pipe, cycles, async, access_of(dst, extent, nullptr, 0, nullptr, 0), op,
-        dtype_name<T>(), dst, nullptr, run * runs);
+  issue(c, step);
 }
 
 }  // namespace mlusim::detail
@@ -74,6 +75,15 @@ inline void __nramset_short(int16_t *dst, int count, int16_t value) {
 inline void __nramset_int(int32_t *dst, int count, int32_t value) {
   mlusim::detail::fill<int32_t>("__nramset_int", mlusim::Space::kNram, dst, count, value, 0, 0,
                                 false);
+}
+// The MLU300 spellings: NRAM and the cluster's SRAM, on the move lane.
+template <typename T>
+void __memset_nram(T *dst, int count, bang_scalar_t<T> value) {
+  mlusim::detail::fill<T>("__memset_nram", mlusim::Space::kNram, dst, count, value, 0, 0, false);
+}
+template <typename T>
+void __sramset(T *dst, int count, bang_scalar_t<T> value) {
+  mlusim::detail::fill<T>("__sramset", mlusim::Space::kSram, dst, count, value, 0, 0, false);
 }
 // Queued on the move lane; a __sync (or __sync_move) fences it like an async copy.
 template <typename T>

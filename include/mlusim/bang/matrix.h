@@ -2,7 +2,8 @@
 // feature map is in NRAM, the weights in WRAM, the result in NRAM.
 //
 // Layouts (mlusim models the logical layout; the interleaved WRAM order the
-// device wants, which __bang_reshape_filter produces, is not modelled):
+// device wants is not modelled, so __bang_reshape_filter, which produces it,
+// copies the filter unchanged):
 //   matmul: dst[m][n] = sum_k src[m][k] * weights[n][k]  (weights stored one
 //           output column per row, as a 1x1 conv filter [n][1][1][k]).
 //   conv:   src [height][width][ci] (HWC), kernel [co][kh][kw][ci],
@@ -27,25 +28,18 @@
 
 namespace mlusim::detail {
 
-// The device's matrix-unit rate for 16-bit operands (runtime/device_spec.cpp).
-double matrix_ops_per_cycle();
-
 template <typename T>
 constexpr bool is_fixed_point = std::is_same_v<T, int16_t> || std::is_same_v<T, int8_t>;
 
-// Rate relative to 16-bit operands, set by the wider source: float runs at a
-// quarter, int8 at twice (docs/devices.md).
+// The matrix unit's operand class, set by the wider source (docs/cost_model.md).
 template <typename S, typename K>
-constexpr double matrix_rate() {
+constexpr MatrixRate matrix_rate() {
+  constexpr bool fp = std::is_floating_point_v<S> || std::is_floating_point_v<K> ||
+                      std::is_same_v<S, half> || std::is_same_v<K, half>;
   constexpr size_t wider = sizeof(S) > sizeof(K) ? sizeof(S) : sizeof(K);
-  return wider == 4 ? 0.25 : wider == 2 ? 1.0 : 2.0;
-}
-
-// Issues one matrix-unit instruction of `macs` multiply-adds on the tensor pipe.
-inline void matrix_op(CoreContext &c, const char *op, TensorOperand dst,
-                      std::initializer_list<TensorOperand> srcs, double macs, double rate) {
-  issue_tensor(op, dst, srcs,
-               c.cost.vector_latency + std::ceil(2 * macs / (matrix_ops_per_cycle() * rate)));
+  if constexpr (wider == 4) return kMatrixFloat;
+  else if constexpr (fp) return kMatrixHalf;
+  else return wider == 2 ? kMatrixInt16 : kMatrixInt8;
 }
 
 // A source operand as the accumulator reads it: float for float and half
@@ -128,10 +122,10 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   const TensorOperand out_op{dst, s.oh * s.ow * s.co * sizeof(D), Space::kNram};
   const double macs = static_cast<double>(s.oh * s.ow * s.co * window);
   if (bias != nullptr)
-    matrix_op(c, op, out_op, {in_op, kernel_op, {bias, s.co * sizeof(D), Space::kNram}}, macs,
-              matrix_rate<S, K>());
+    issue_tensor(op, out_op, {in_op, kernel_op, {bias, s.co * sizeof(D), Space::kNram}}, macs,
+                 matrix_rate<S, K>());
   else
-    matrix_op(c, op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
+    issue_tensor(op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
 
   const auto in = widened(src, s.h * s.w * s.ci);
   const auto weights = widened(kernel, s.co * window);
@@ -204,4 +198,24 @@ void __bang_conv(D *dst, const S *src, const K *kernel, const D *bias, int chann
   const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
                                             kernel_width, stride_x, stride_y, channel_output);
   mlusim::detail::conv(op, dst, src, kernel, bias, s, fix_position);
+}
+
+// Rearranges an NRAM filter [n][h][w][c] into the order the matrix unit reads
+// from WRAM. mlusim's matrix unit reads the logical order, so this copies src
+// to dst unchanged (no in-place form); shaped NRAM operands, vector pipe.
+template <typename T>
+void __bang_reshape_filter(T *dst, const T *src, int n, int h, int w, int c) {
+  static_assert(mlusim::detail::is_float_or_half<T> || mlusim::detail::is_fixed_point<T>,
+                "__bang_reshape_filter: float, half, int16 and int8 filters");
+  const char *op = "__bang_reshape_filter";
+  using mlusim::detail::positive;
+  const size_t elements =
+      positive(op, "n", n) * positive(op, "h", h) * positive(op, "w", w) * positive(op, "c", c);
+  const size_t bytes = elements * sizeof(T);
+  mlusim::CoreContext &core = mlusim::this_core();
+  mlusim::detail::require_shaped(core, op, "src", mlusim::Space::kNram, src, bytes, true);
+  mlusim::detail::require_shaped(core, op, "dst", mlusim::Space::kNram, dst, bytes, false);
+  mlusim::detail::require_apart(op, dst, src, bytes);
+  mlusim::detail::charge_vector<T>(core, op, dst, src, bytes, elements);
+  std::memcpy(dst, src, bytes);
 }

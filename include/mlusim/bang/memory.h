@@ -50,9 +50,13 @@ inline DirectionInfo direction_info(mluMemcpyDirection_t dir) {
   fault(this_core(), "__memcpy: unknown direction " + std::to_string(static_cast<int>(dir)));
 }
 
-// GDRAM moves whole 64-byte granules; short or strided rows pay for the rest.
-inline double gdram_granules(size_t size, size_t segments) {
-  return static_cast<double>(segments) * static_cast<double>((size + 63) & ~size_t{63});
+// The GDRAM blocks a transfer reads and writes (counted into the launch
+// report's traffic): a partly written block is read first, then written.
+inline GdramBlocks gdram_blocks(CoreContext &c, const BlockSpan &read, const BlockSpan &written) {
+  const GdramBlocks b{static_cast<uint32_t>(read.touched), static_cast<uint32_t>(written.touched),
+                      static_cast<uint32_t>(written.partial)};
+  c.gdram_traffic += 64.0 * (b.read + b.written + b.partial);
+  return b;
 }
 
 // segnum + 1 segments of `size` bytes, each `stride` bytes apart (BANG's rule).
@@ -77,6 +81,41 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
                        true);
 }
 
+namespace mlusim::detail {
+// A scalar load (write false) or store of `bytes` at p in `space`: bounds, the
+// async hazard of scalar code, the race log of shared memory. A GDRAM access
+// is a one-element transfer on the IO pipe, an SRAM one on the move pipe, and
+// the stream waits for a load's value; an NRAM access is scalar code (free).
+void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write);
+}  // namespace mlusim::detail
+
+// Scalar loads and stores naming the space the pointer lies in.
+template <typename T>
+T __load_nram(const T *p) {
+  mlusim::detail::scalar_transfer("__load_nram", mlusim::Space::kNram, p, sizeof(T), false);
+  return *p;
+}
+template <typename T>
+T __load_sram(const T *p) {
+  mlusim::detail::scalar_transfer("__load_sram", mlusim::Space::kSram, p, sizeof(T), false);
+  return *p;
+}
+template <typename T>
+T __load_gdram(const T *p) {
+  mlusim::detail::scalar_transfer("__load_gdram", mlusim::Space::kGdram, p, sizeof(T), false);
+  return *p;
+}
+template <typename T>
+void __store_sram(T *p, std::type_identity_t<T> value) {
+  mlusim::detail::scalar_transfer("__store_sram", mlusim::Space::kSram, p, sizeof(T), true);
+  *p = value;
+}
+template <typename T>
+void __store_gdram(T *p, std::type_identity_t<T> value) {
+  mlusim::detail::scalar_transfer("__store_gdram", mlusim::Space::kGdram, p, sizeof(T), true);
+  *p = value;
+}
+
 // Fences (guide 3.3.5.1): the instruction stream waits until the named pipes
 // drain, and the async copies queued on them land (their data becomes visible
 // here, in issue order per queue). A task's end fences everything.
@@ -89,6 +128,7 @@ void __sync_io_move_compute(); // every pipe, as __sync()
 void __sync_cluster();  // the 4 cores and the memory core of this physical cluster
 void __sync_all();      // every core and memory core of this UnionN task's N clusters
 void __sync_all_ipu();  // the compute cores (not the memory cores) of this UnionN task
+void __sync_all_ipu_within_cluster();  // the compute cores of this physical cluster
 
 // UNION launches run one memory core (MPU) per cluster beside its compute
 // cores (IPUs); it has no NRAM/WRAM and moves data between GDRAM and SRAM.
@@ -99,24 +139,47 @@ namespace mlusim::detail {
 void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
                     size_t elements);
 
+// Replaces *dst by update(*dst) atomically (compare-and-swap on its bits) and
+// returns what *dst held before; a value update leaves unchanged is not stored.
+template <typename T, typename Update>
+T atomic_update(T *dst, Update update) {
+  std::atomic_ref<Bits<T>> word(*reinterpret_cast<Bits<T> *>(dst));
+  Bits<T> expected = word.load(std::memory_order_relaxed);
+  for (;;) {
+    T old_value;
+    std::memcpy(&old_value, &expected, sizeof(T));
+    const T next = update(old_value);
+    Bits<T> desired;
+    std::memcpy(&desired, &next, sizeof(T));
+    if (desired == expected ||
+        word.compare_exchange_weak(expected, desired, std::memory_order_relaxed))
+      return old_value;
+  }
+}
+
 // Adds value to *dst atomically and returns what *dst held before.
 template <typename T>
 T atomic_add_element(T *dst, T value) {
-  if constexpr (std::is_same_v<T, _Float16>) {
-    // No std::atomic for half: CAS on its 16-bit pattern.
-    std::atomic_ref<uint16_t> word(*reinterpret_cast<uint16_t *>(dst));
-    uint16_t expected = word.load(std::memory_order_relaxed);
-    for (;;) {
-      _Float16 old_value;
-      std::memcpy(&old_value, &expected, 2);
-      _Float16 sum = old_value + value;
-      uint16_t desired;
-      std::memcpy(&desired, &sum, 2);
-      if (word.compare_exchange_weak(expected, desired, std::memory_order_relaxed))
-        return old_value;
-    }
-  } else {
+  if constexpr (std::is_same_v<T, _Float16>)  // no std::atomic for half
+    return atomic_update(dst, [value](T old) { return static_cast<T>(old + value); });
+  else
     return std::atomic_ref<T>(*dst).fetch_add(value, std::memory_order_relaxed);
+}
+
+template <typename T>
+constexpr bool is_atomic_dtype =
+    std::is_same_v<T, float> || std::is_same_v<T, _Float16> || std::is_same_v<T, int32_t>;
+
+// gdram_dst[i] = better(nram_src[i], gdram_dst[i]) ? nram_src[i] : gdram_dst[i],
+// each element atomically.
+template <typename T, typename Better>
+void atomic_reduce_extreme(const char *op, T *gdram_dst, const T *nram_src, int count,
+                           Better better) {
+  static_assert(is_atomic_dtype<T>, "__bang_atomic_reduce_max/min: float, half and int32");
+  account_atomic(op, gdram_dst, nram_src, sizeof(T) * static_cast<size_t>(count), count);
+  for (int i = 0; i < count; ++i) {
+    const T v = nram_src[i];
+    atomic_update(gdram_dst + i, [v, better](T old) { return better(v, old) ? v : old; });
   }
 }
 }  // namespace mlusim::detail
@@ -153,6 +216,20 @@ void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
 template <typename T>
 void __bang_atomic_add_reduce(T *gdram_dst, const T *nram_src, int count) {
   __bang_atomic_reduce_add(gdram_dst, nram_src, count);
+}
+
+// Element-wise atomic maximum / minimum of `count` NRAM elements into GDRAM.
+// A NaN element of nram_src never wins, and a NaN already in GDRAM stays
+// (every comparison with a NaN is false).
+template <typename T>
+void __bang_atomic_reduce_max(T *gdram_dst, const T *nram_src, int count) {
+  mlusim::detail::atomic_reduce_extreme("__bang_atomic_reduce_max", gdram_dst, nram_src, count,
+                                        [](T v, T old) { return v > old; });
+}
+template <typename T>
+void __bang_atomic_reduce_min(T *gdram_dst, const T *nram_src, int count) {
+  mlusim::detail::atomic_reduce_extreme("__bang_atomic_reduce_min", gdram_dst, nram_src, count,
+                                        [](T v, T old) { return v < old; });
 }
 
 // Scalar atomic add on GDRAM; returns the value before the add.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "mlusim/bang/detail/shaped.h"
@@ -71,3 +72,55 @@ MLUSIM_POOL(minpool, false, std::min(a, b))
 MLUSIM_POOL(sumpool, false, a + b)
 MLUSIM_POOL(avgpool, true, a + b)
 #undef MLUSIM_POOL
+
+// The max-pool of __bang_maxpool (strides given) in dst, and, from byte
+// value_index_stride of dst on, where each maximum lies inside its window
+// (ky * kernel_width + kx, the first on ties) as uint32_t, in the same
+// [out_h][out_w][channel] order: mlu-ops' box_iou_rotated reads them so.
+// dst's two parts must not overlap; src may not be dst.
+template <typename T>
+void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, int width,
+                                int kernel_height, int kernel_width, int stride_x, int stride_y,
+                                int value_index_stride) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_maxpool_value_index: mlusim has it for float and half only");
+  using namespace mlusim::detail;
+  const char *op = "__bang_maxpool_value_index";
+  const size_t ch = positive(op, "channel", channel), h = positive(op, "height", height),
+               w = positive(op, "width", width), kh = positive(op, "kernel_height", kernel_height),
+               kw = positive(op, "kernel_width", kernel_width),
+               sx = positive(op, "stride_x", stride_x), sy = positive(op, "stride_y", stride_y);
+  const size_t oh = window_count(op, "height", h, kh, sy);
+  const size_t ow = window_count(op, "width", w, kw, sx);
+  const size_t outputs = oh * ow * ch, value_bytes = outputs * sizeof(T);
+  const size_t index_offset = checked_count(op, value_index_stride);
+  if (index_offset < value_bytes)
+    fault(mlusim::this_core(), std::string(op) + ": value_index_stride " +
+                                   std::to_string(index_offset) + " is inside the " +
+                                   std::to_string(value_bytes) + " bytes of pooled values");
+  // The indices need not be 4-byte aligned (half values, odd channel counts).
+  std::byte *indices = reinterpret_cast<std::byte *>(dst) + index_offset;
+  mlusim::CoreContext &c = mlusim::this_core();
+  require_shaped(c, op, "src", mlusim::Space::kNram, src, h * w * ch * sizeof(T), true);
+  require_shaped(c, op, "dst", mlusim::Space::kNram, dst, value_bytes, false);
+  mlusim::require_onchip(c, op, "dst indices", mlusim::Space::kNram, indices, outputs * 4);
+  mlusim::check_write(c, op, indices, outputs * 4);
+  require_apart(op, dst, src, std::max(h * w * ch * sizeof(T), index_offset + outputs * 4));
+  const size_t work = outputs * kh * kw;
+  charge_vector<T>(c, op, mlusim::access_of(dst, index_offset + outputs * 4, src,
+                                            h * w * ch * sizeof(T), nullptr, 0),
+                   dst, src, work * sizeof(T), work);
+  for (size_t y = 0; y < oh; ++y)
+    for (size_t x = 0; x < ow; ++x)
+      for (size_t k = 0; k < ch; ++k) {
+        size_t best = 0;
+        T best_value = src[((y * sy) * w + x * sx) * ch + k];
+        for (size_t at = 1; at < kh * kw; ++at) {
+          const T v = src[((y * sy + at / kw) * w + (x * sx + at % kw)) * ch + k];
+          if (v > best_value) best = at, best_value = v;
+        }
+        dst[(y * ow + x) * ch + k] = best_value;
+        const auto at = static_cast<uint32_t>(best);
+        std::memcpy(indices + ((y * ow + x) * ch + k) * sizeof(at), &at, sizeof(at));
+      }
+}

@@ -8,6 +8,11 @@
 //    element 1 of dst holds, as an unsigned integer of the dtype's width, the
 //    index of its first occurrence (mlu-ops reads ((uint16_t *)dst)[1] for half,
 //    ((uint32_t *)dst)[1] for float).
+//  __bang_argmax/__bang_argmin(dst, src, n): dst[0] = the extreme value, and
+//    the index of its first occurrence as a uint32_t right after it (byte
+//    sizeof(T) of dst): mlu-ops reads *(uint32_t *)((T *)dst + 1) for both
+//    dtypes, and ((uint16_t *)dst)[1] for half, which this layout satisfies.
+//    A NaN never compares better, so it is chosen only at index 0.
 #pragma once
 
 #include <cstring>
@@ -22,7 +27,7 @@ void __bang_reduce_sum(T *dst, const T *src, int count) {
   const char *op = "__bang_reduce_sum";
   const size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, n);
-  const size_t block = mlusim::this_core().cost.vector_count_align / sizeof(T);
+  const size_t block = mlusim::this_core().rules.vector_count_align / sizeof(T);
   for (size_t b = 0; b < n; b += block) {
     float sum = 0;  // read the whole block before dst (which may be src) is written
     for (size_t i = b; i < b + block; ++i) sum += static_cast<float>(src[i]);
@@ -60,21 +65,23 @@ unsigned __bang_count(const T *src, int count) {
 }
 
 namespace mlusim::detail {
-template <typename T, typename Better>
+// dst[0] = the best element of src, then its first index as an Index.
+template <typename Index, typename T, typename Better>
 void extreme(const char *op, T *dst, const T *src, int count, Better better) {
   const size_t n = checked_count(op, count);
   if (n == 0) fault(this_core(), std::string(op) + ": count must be positive");
   CoreContext &c = this_core();
   require_shaped(c, op, "src", Space::kNram, src, n * sizeof(T), true);
-  require_shaped(c, op, "dst", Space::kNram, dst, 2 * sizeof(T), false);
-  charge_vector<T>(c, op, dst, src, n * sizeof(T), n);
+  require_shaped(c, op, "dst", Space::kNram, dst, sizeof(T) + sizeof(Index), false);
+  charge_vector<T>(c, op, access_of(dst, sizeof(T) + sizeof(Index), src, n * sizeof(T), nullptr, 0),
+                   dst, src, n * sizeof(T), n);
   size_t best = 0;
   for (size_t i = 1; i < n; ++i)
     if (better(src[i], src[best])) best = i;
   const T value = src[best];
-  const auto index = static_cast<Bits<T>>(best);
+  const auto index = static_cast<Index>(best);
   dst[0] = value;
-  std::memcpy(dst + 1, &index, sizeof(T));
+  std::memcpy(dst + 1, &index, sizeof(Index));
 }
 }  // namespace mlusim::detail
 
@@ -82,11 +89,27 @@ template <typename T>
 void __bang_max(T *dst, const T *src, int count) {
   static_assert(mlusim::detail::is_float_or_half<T>,
                 "__bang_max: mlusim has it for float and half only");
-  mlusim::detail::extreme("__bang_max", dst, src, count, [](T a, T b) { return a > b; });
+  mlusim::detail::extreme<mlusim::detail::Bits<T>>("__bang_max", dst, src, count,
+                                                   [](T a, T b) { return a > b; });
 }
 template <typename T>
 void __bang_min(T *dst, const T *src, int count) {
   static_assert(mlusim::detail::is_float_or_half<T>,
                 "__bang_min: mlusim has it for float and half only");
-  mlusim::detail::extreme("__bang_min", dst, src, count, [](T a, T b) { return a < b; });
+  mlusim::detail::extreme<mlusim::detail::Bits<T>>("__bang_min", dst, src, count,
+                                                   [](T a, T b) { return a < b; });
+}
+template <typename T>
+void __bang_argmax(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_argmax: mlusim has it for float and half only");
+  mlusim::detail::extreme<uint32_t>("__bang_argmax", dst, src, count,
+                                    [](T a, T b) { return a > b; });
+}
+template <typename T>
+void __bang_argmin(T *dst, const T *src, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_argmin: mlusim has it for float and half only");
+  mlusim::detail::extreme<uint32_t>("__bang_argmin", dst, src, count,
+                                    [](T a, T b) { return a < b; });
 }

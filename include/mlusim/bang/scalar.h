@@ -17,12 +17,12 @@ inline int __float2int_dn(float x) { return static_cast<int>(std::floor(x)); }
 inline int __float2int_up(float x) { return static_cast<int>(std::ceil(x)); }
 inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
 inline int __float2int_tz(float x) { return static_cast<int>(std::trunc(x)); }
-// Without a suffix: toward zero, as C's conversion (mlu-ops converts
-// non-negative coordinates with it, where toward zero is the floor).
+// Without a suffix: toward zero, as a C cast (mlu-ops takes x_low = __float2int32(x)
+// where mmcv takes (int)x).
 inline int32_t __float2int32(float x) { return static_cast<int32_t>(std::trunc(x)); }
-inline int32_t __half2int32(_Float16 x) { return __float2int32(static_cast<float>(x)); }
 inline int32_t __float2int32_rd(float x) { return static_cast<int32_t>(std::floor(x)); }
 inline int32_t __float2int32_up(float x) { return static_cast<int32_t>(std::ceil(x)); }
+inline int32_t __half2int32(_Float16 x) { return __float2int32(static_cast<float>(x)); }
 inline int32_t __half2int32_rd(_Float16 x) { return __float2int32_rd(static_cast<float>(x)); }
 inline int32_t __half2int32_up(_Float16 x) { return __float2int32_up(static_cast<float>(x)); }
 // The host's float to _Float16 conversion rounds to nearest even, as _rn says.

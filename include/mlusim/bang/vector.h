@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #ifdef __F16C__
 #include <immintrin.h>
@@ -13,11 +14,15 @@
 #include <cstring>
 #include <type_traits>
 
+#include "mlusim/bang/bfloat16.h"
 #include "mlusim/bang/detail/core.h"
 
 typedef _Float16 half;
 
 namespace mlusim::detail {
+
+template <typename T>
+constexpr bool is_float_or_half = std::is_same_v<T, float> || std::is_same_v<T, half>;
 
 template <typename T>
 constexpr const char *dtype_name() {
@@ -36,6 +41,13 @@ double &element_counter(CoreContext &c) {
   else return c.vector_elems_int;
 }
 
+// dst and src of `bytes` each must not share a byte (instructions with no in-place form).
+inline void require_apart(const char *op, const void *dst, const void *src, size_t bytes) {
+  const auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+  if (bytes != 0 && d < s + bytes && s < d + bytes)
+    fault(this_core(), std::string(op) + ": dst and src overlap (no in-place form)");
+}
+
 inline size_t checked_count(const char *op, int count) {
   if (count < 0) fault(this_core(), std::string(op) + ": negative element count " +
                                         std::to_string(count));
@@ -45,18 +57,17 @@ inline size_t checked_count(const char *op, int count) {
 // Issues one vector instruction that streams `bytes` through the vector unit,
 // writing and reading the ranges of `a`.
 template <typename T>
-void charge_vector(CoreContext &c, const char *op, const Access &a, const void *dst,
-                   const void *src, size_t bytes, size_t elements) {
-  double cycles = c.cost.vector_latency + std::ceil(bytes / c.cost.vector_bytes_per_cycle);
+void charge_vector(CoreContext &c, const char *op, const Access &a, size_t bytes,
+                   size_t elements) {
   element_counter<T>(c) += static_cast<double>(elements);
-  issue(c, kVectorPipe, cycles, false, a, op, dtype_name<T>(), dst, src, elements);
+  issue(c, Step{.op = op, .detail = dtype_name<T>(), .access = a, .amount = bytes});
 }
 // The same for an instruction writing `dst` and reading `src`, `bytes` each.
 template <typename T>
 void charge_vector(CoreContext &c, const char *op, const void *dst, const void *src, size_t bytes,
                    size_t elements) {
-  charge_vector<T>(c, op, access_of(dst, dst ? bytes : 0, src, src ? bytes : 0, nullptr, 0), dst,
-                   src, bytes, elements);
+  charge_vector<T>(c, op, access_of(dst, dst ? bytes : 0, src, src ? bytes : 0, nullptr, 0), bytes,
+                   elements);
 }
 
 // Checks and charges one vector instruction that writes dst and reads a and b
@@ -78,8 +89,7 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
     widest = b_bytes > widest ? b_bytes : widest;
   }
   check_write(c, op, dst, dst_bytes);
-  charge_vector<T>(c, op, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), dst, a, widest,
-                   elements);
+  charge_vector<T>(c, op, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), widest, elements);
 }
 
 // half <-> float for a block of elements; F16C does eight per instruction.
@@ -145,20 +155,91 @@ void convert(const char *op, Dst *dst, const Src *src, int count, F f) {
   for (size_t i = 0; i < n; ++i) dst[i] = f(src[i]);
 }
 
+template <typename T>
+Bits<T> bits_of(T x) {
+  Bits<T> b;
+  std::memcpy(&b, &x, sizeof(T));
+  return b;
+}
+template <typename T>
+T from_bits(Bits<T> b) {
+  T x;
+  std::memcpy(&x, &b, sizeof(T));
+  return x;
+}
+
+// dst[i] = f(bits of a[i], bits of b[i]) (b may be null: 0), on the raw bits
+// so that no value passes through a float conversion (which would quiet a
+// signalling NaN pattern of half).
 template <typename T, typename F>
-T bitwise(T x, T y, F f) {
-  Bits<T> bx, by;
-  std::memcpy(&bx, &x, sizeof(T));
-  std::memcpy(&by, &y, sizeof(T));
-  Bits<T> r = f(bx, by);
-  T out;
-  std::memcpy(&out, &r, sizeof(T));
-  return out;
+void map_bits(T *dst, const T *a, const T *b, size_t n, F f) {
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = from_bits<T>(f(bits_of(a[i]), b != nullptr ? bits_of(b[i]) : Bits<T>(0)));
+}
+
+template <typename T, typename F>
+void binary_bits(const char *op, T *dst, const T *a, const T *b, int count, F f) {
+  size_t n = checked_count(op, count), bytes = n * sizeof(T);
+  vector_op<T>(op, dst, bytes, a, bytes, b, b != nullptr ? bytes : 0, n);
+  map_bits(dst, a, b, n, f);
 }
 
 template <typename T>
 T from_fixed(double v, int pos) {  // Cambricon fixed point: real = int * 2^pos
   return static_cast<T>(std::ldexp(v, pos));
+}
+
+// An integral double in the integer type Dst, clamped to its range; NaN is 0.
+template <typename Dst>
+Dst saturated(double v) {
+  if (std::isnan(v)) return Dst(0);
+  if (v >= static_cast<double>(std::numeric_limits<Dst>::max()))
+    return std::numeric_limits<Dst>::max();
+  if (v <= static_cast<double>(std::numeric_limits<Dst>::min()))
+    return std::numeric_limits<Dst>::min();
+  return static_cast<Dst>(v);
+}
+
+// Rounding of the conversions' suffixes: _rn nearest even, _dn and _rd down
+// (toward -inf), _up up, _tz toward zero.
+enum class Rounding { kNearestEven, kDown, kUp, kTowardZero };
+
+// The neighbour of x, a binary float type, toward +inf (up) or -inf: from +-0
+// the smallest subnormal of that direction, from an infinity stepping toward
+// zero the largest finite value.
+template <typename F>
+F step(F x, bool up) {
+  using B = Bits<F>;
+  const B sign = static_cast<B>(B(1) << (8 * sizeof(F) - 1));
+  B b = bits_of(x);
+  if ((b & static_cast<B>(~sign)) == 0)
+    b = up ? B(1) : static_cast<B>(sign | 1);
+  else if (((b & sign) == 0) == up)
+    ++b;  // away from zero
+  else
+    --b;  // toward zero
+  return from_bits<F>(b);
+}
+
+// x (float or double) in the narrower binary float type F, rounded as R
+// says: past F's range that is an infinity or the largest finite value; NaN
+// stays NaN. The host's conversion gives the nearest value; one step fixes it
+// for the directed modes.
+template <Rounding R, typename F, typename S>
+F round_to(S x) {
+  static_assert(std::is_floating_point_v<S>, "round_to: from float or double");
+  const F nearest = static_cast<F>(x);
+  if constexpr (R == Rounding::kNearestEven) {
+    return nearest;
+  } else {
+    const S got = static_cast<S>(nearest);  // exact: F is narrower
+    const bool above = got > x, below = got < x;  // both false for NaN
+    const bool down = R == Rounding::kDown || (R == Rounding::kTowardZero && x > 0);
+    const bool up = R == Rounding::kUp || (R == Rounding::kTowardZero && x < 0);
+    if (down && above) return step(nearest, false);
+    if (up && below) return step(nearest, true);
+    return nearest;
+  }
 }
 
 }  // namespace mlusim::detail
@@ -190,6 +271,42 @@ void __bang_minequal(T *dst, const T *a, const T *b, int count) {
                          [](auto x, auto y) { return x < y ? x : y; });
 }
 
+// IEEE 754-2019 extremes of float and half, -0 below +0. __bang_maximum and
+// __bang_minimum return the other operand when one is NaN (maximumNumber);
+// the __bang_nan_ forms return NaN when either is (maximum).
+namespace mlusim::detail {
+// Written with selects rather than branches so that the loop over a vector
+// compiles to SIMD code.
+template <bool kMax, bool kPropagateNan>
+float pick_extreme(float a, float b) {
+  const bool a_nan = a != a, b_nan = b != b;
+  const float ordered = kMax ? (a > b ? a : b) : (a < b ? a : b);
+  // Equal values differ at most in the sign of a zero: the maximum has a sign
+  // bit only if both have one, the minimum if either has.
+  const uint32_t ua = std::bit_cast<uint32_t>(a), ub = std::bit_cast<uint32_t>(b);
+  const float tie = std::bit_cast<float>(kMax ? (ua & ub) : (ua | ub));
+  const float number = a == b ? tie : ordered;
+  if constexpr (kPropagateNan)
+    return a_nan ? a : (b_nan ? b : number);
+  else
+    return a_nan ? b : (b_nan ? a : number);
+}
+}  // namespace mlusim::detail
+#define MLUSIM_EXTREME(name, is_max, propagate_nan)                                      \
+  template <typename T>                                                                  \
+  void name(T *dst, const T *a, const T *b, int count) {                                 \
+    static_assert(mlusim::detail::is_float_or_half<T>,                                   \
+                  #name ": mlusim has it for float and half only");                      \
+    mlusim::detail::binary(#name, dst, a, b, count, [](float x, float y) {               \
+      return mlusim::detail::pick_extreme<is_max, propagate_nan>(x, y);                  \
+    });                                                                                  \
+  }
+MLUSIM_EXTREME(__bang_maximum, true, false)
+MLUSIM_EXTREME(__bang_minimum, false, false)
+MLUSIM_EXTREME(__bang_nan_maximum, true, true)
+MLUSIM_EXTREME(__bang_nan_minimum, false, true)
+#undef MLUSIM_EXTREME
+
 // Comparisons and logic produce 1 or 0 in the operands' dtype.
 #define MLUSIM_COMPARE(name, expr)                                                  \
   template <typename T>                                                             \
@@ -202,12 +319,12 @@ void __bang_minequal(T *dst, const T *a, const T *b, int count) {
     mlusim::detail::unary("__bang_" #name "_scalar", dst, a, count,                 \
                           [y](auto x) { return (expr) ? decltype(x)(1) : decltype(x)(0); });          \
   }
-MLUSIM_COMPARE(eq, x == y)
-MLUSIM_COMPARE(ne, x != y)
-MLUSIM_COMPARE(gt, x > y)
-MLUSIM_COMPARE(ge, x >= y)
-MLUSIM_COMPARE(lt, x < y)
-MLUSIM_COMPARE(le, x <= y)
+// The six comparisons of x and y, for every family that has a form of each
+// (here and the _bitindex forms of select.h).
+#define MLUSIM_COMPARISONS(form)                                     \
+  form(eq, x == y) form(ne, x != y) form(gt, x > y) form(ge, x >= y) \
+      form(lt, x < y) form(le, x <= y)
+MLUSIM_COMPARISONS(MLUSIM_COMPARE)
 MLUSIM_COMPARE(and, x != T(0) && y != T(0))
 MLUSIM_COMPARE(or, x != T(0) || y != T(0))
 #undef MLUSIM_COMPARE
@@ -221,15 +338,39 @@ void __bang_not(T *dst, const T *a, int count) {
 // Bitwise operations on the raw bits (BANG callers often pass int8 views and byte counts).
 template <typename T>
 void __bang_band(T *dst, const T *a, const T *b, int count) {
-  mlusim::detail::binary("__bang_band", dst, a, b, count, [](T x, T y) -> T {
-    return mlusim::detail::bitwise(x, y, [](auto p, auto q) { return p & q; });
-  });
+  mlusim::detail::binary_bits("__bang_band", dst, a, b, count,
+                              [](auto p, auto q) { return p & q; });
 }
 template <typename T>
 void __bang_bor(T *dst, const T *a, const T *b, int count) {
-  mlusim::detail::binary("__bang_bor", dst, a, b, count, [](T x, T y) -> T {
-    return mlusim::detail::bitwise(x, y, [](auto p, auto q) { return p | q; });
-  });
+  mlusim::detail::binary_bits("__bang_bor", dst, a, b, count,
+                              [](auto p, auto q) { return p | q; });
+}
+template <typename T>
+void __bang_band_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
+  const auto mask = mlusim::detail::bits_of<T>(s);
+  mlusim::detail::binary_bits("__bang_band_scalar", dst, src, static_cast<const T *>(nullptr),
+                              count, [mask](auto p, auto) { return p & mask; });
+}
+template <typename T>
+void __bang_bnot(T *dst, const T *src, int count) {
+  mlusim::detail::binary_bits("__bang_bnot", dst, src, static_cast<const T *>(nullptr), count,
+                              [](auto p, auto) { return static_cast<decltype(p)>(~p); });
+}
+// Logical shift right of integers: zeros come in from the top, whatever T's
+// sign; a shift by the width or more leaves 0.
+template <typename T>
+void __bang_srl(T *dst, const T *src, int shift, int count) {
+  static_assert(std::is_integral_v<T>, "__bang_srl: integer dtypes only");
+  if (shift < 0)
+    mlusim::detail::fault(mlusim::this_core(),
+                          "__bang_srl: negative shift " + std::to_string(shift));
+  const unsigned by = static_cast<unsigned>(shift);
+  mlusim::detail::binary_bits("__bang_srl", dst, src, static_cast<const T *>(nullptr), count,
+                              [by](auto p, auto) {
+                                using B = decltype(p);
+                                return by >= 8 * sizeof(B) ? B(0) : static_cast<B>(p >> by);
+                              });
 }
 
 // Scalar forms: dst[i] = src[i] op s.
@@ -287,6 +428,9 @@ MLUSIM_CYCLE(gt, x > y ? T(1) : T(0))
 MLUSIM_CYCLE(ge, x >= y ? T(1) : T(0))
 MLUSIM_CYCLE(lt, x < y ? T(1) : T(0))
 MLUSIM_CYCLE(le, x <= y ? T(1) : T(0))
+MLUSIM_CYCLE(and, x != T(0) && y != T(0) ? T(1) : T(0))
+MLUSIM_CYCLE(band, mlusim::detail::from_bits<T>(mlusim::detail::bits_of(x) &
+                                                 mlusim::detail::bits_of(y)))
 #undef MLUSIM_CYCLE
 
 // Fills count elements of the *value's* dtype, as BANG does: pass (T)0, not 0,
@@ -310,16 +454,14 @@ void __bang_transpose(T *dst, const T *src, int rows, int cols) {
   const char *op = "__bang_transpose";
   auto &c = mlusim::this_core();
   size_t r = mlusim::detail::checked_count(op, rows), k = mlusim::detail::checked_count(op, cols);
-  if ((r * sizeof(T)) % c.cost.transpose_align != 0 ||
-      (k * sizeof(T)) % c.cost.transpose_align != 0)
+  if ((r * sizeof(T)) % c.rules.transpose_align != 0 ||
+      (k * sizeof(T)) % c.rules.transpose_align != 0)
     mlusim::detail::fault(c, std::string(op) + ": rows*sizeof(T) = " +
                                  std::to_string(r * sizeof(T)) + " and cols*sizeof(T) = " +
                                  std::to_string(k * sizeof(T)) + " must be multiples of " +
-                                 std::to_string(c.cost.transpose_align) + " bytes");
+                                 std::to_string(c.rules.transpose_align) + " bytes");
   size_t bytes = r * k * sizeof(T);
-  auto lo = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
-  if (bytes != 0 && lo(dst) < lo(src) + bytes && lo(src) < lo(dst) + bytes)
-    mlusim::detail::fault(c, std::string(op) + ": dst and src overlap (no in-place transpose)");
+  mlusim::detail::require_apart(op, dst, src, bytes);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, r * k);
   constexpr size_t kTile = 16;  // tiles keep both sides in cache on big matrices
   for (size_t i0 = 0; i0 < r; i0 += kTile)
@@ -336,19 +478,22 @@ inline void __bang_float2half_rn(half *dst, const float *src, int count) {
 inline void __bang_float2half(half *dst, const float *src, int count) {
   __bang_float2half_rn(dst, src, count);
 }
-// Toward -inf: the nearest half, one step lower when that lies above x.
-inline void __bang_float2half_dn(half *dst, const float *src, int count) {
-  mlusim::detail::convert("__bang_float2half_dn", dst, src, count, [](float x) {
-    half h = static_cast<half>(x);
-    if (static_cast<float>(h) <= x) return h;  // also NaN
-    uint16_t bits;
-    std::memcpy(&bits, &h, 2);
-    bits = (bits & 0x7FFF) == 0 ? uint16_t{0x8001}                    // +-0: -smallest
-           : (bits & 0x8000) == 0 ? static_cast<uint16_t>(bits - 1)  // positive: toward 0
-                                  : static_cast<uint16_t>(bits + 1); // negative: away from 0
-    std::memcpy(&h, &bits, 2);
-    return h;
-  });
+// Float to a narrower float with the suffix's rounding (Rounding above).
+#define MLUSIM_ROUNDED(name, Dst, Src, mode)                                            \
+  inline void name(Dst *dst, const Src *src, int count) {                               \
+    mlusim::detail::convert(#name, dst, src, count, [](Src x) {                         \
+      return mlusim::detail::round_to<mlusim::detail::Rounding::mode, Dst>(x);          \
+    });                                                                                 \
+  }
+MLUSIM_ROUNDED(__bang_float2half_dn, half, float, kDown)
+MLUSIM_ROUNDED(__bang_float2half_rd, half, float, kDown)
+MLUSIM_ROUNDED(__bang_float2half_tz, half, float, kTowardZero)
+MLUSIM_ROUNDED(__bang_float2bfloat16_rn, bfloat16_t, float, kNearestEven)
+MLUSIM_ROUNDED(__bang_float2bfloat16_tz, bfloat16_t, float, kTowardZero)
+#undef MLUSIM_ROUNDED
+inline void __bang_bfloat162float(float *dst, const bfloat16_t *src, int count) {
+  mlusim::detail::convert("__bang_bfloat162float", dst, src, count,
+                          [](bfloat16_t x) { return static_cast<float>(x); });
 }
 inline void __bang_half2float(float *dst, const half *src, int count) {
   mlusim::detail::convert("__bang_half2float", dst, src, count,
@@ -359,6 +504,17 @@ inline void __bang_int322float(float *dst, const int32_t *src, int count, int po
     return mlusim::detail::from_fixed<float>(x, pos);
   });
 }
+// int32 x 2^pos to float: an int32 above 2^24 in magnitude needs rounding.
+#define MLUSIM_INT322FLOAT(name, mode)                                                  \
+  inline void name(float *dst, const int32_t *src, int count, int pos) {                \
+    mlusim::detail::convert(#name, dst, src, count, [pos](int32_t x) {                  \
+      return mlusim::detail::round_to<mlusim::detail::Rounding::mode, float>(           \
+          std::ldexp(static_cast<double>(x), pos));                                     \
+    });                                                                                 \
+  }
+MLUSIM_INT322FLOAT(__bang_int322float_rn, kNearestEven)
+MLUSIM_INT322FLOAT(__bang_int322float_rd, kDown)
+#undef MLUSIM_INT322FLOAT
 inline void __bang_int322half(half *dst, const int32_t *src, int count, int pos) {
   mlusim::detail::convert("__bang_int322half", dst, src, count, [pos](int32_t x) {
     return mlusim::detail::from_fixed<half>(x, pos);
@@ -388,13 +544,8 @@ inline void __bang_int162half(half *dst, const int16_t *src, int count, int pos)
 #define MLUSIM_TO_INT(name, Dst, Src, rounding)                                        \
   inline void name(Dst *dst, const Src *src, int count, int pos) {                     \
     mlusim::detail::convert(#name, dst, src, count, [pos](Src x) {                     \
-      double v = rounding(std::ldexp(static_cast<double>(x), -pos));                   \
-      if (std::isnan(v)) return Dst(0);                                                \
-      if (v >= static_cast<double>(std::numeric_limits<Dst>::max()))                   \
-        return std::numeric_limits<Dst>::max();                                        \
-      if (v <= static_cast<double>(std::numeric_limits<Dst>::min()))                   \
-        return std::numeric_limits<Dst>::min();                                        \
-      return static_cast<Dst>(v);                                                      \
+      return mlusim::detail::saturated<Dst>(                                           \
+          rounding(std::ldexp(static_cast<double>(x), -pos)));                         \
     });                                                                                \
   }
 MLUSIM_TO_INT(__bang_float2int32, int32_t, float, std::nearbyint)
@@ -409,6 +560,10 @@ MLUSIM_TO_INT(__bang_half2int32_rd, int32_t, half, std::floor)
 MLUSIM_TO_INT(__bang_float2int16_dn, int16_t, float, std::floor)
 MLUSIM_TO_INT(__bang_half2int16_dn, int16_t, half, std::floor)
 MLUSIM_TO_INT(__bang_float2int8_rd, int8_t, float, std::floor)
+MLUSIM_TO_INT(__bang_float2int8_dn, int8_t, float, std::floor)
+MLUSIM_TO_INT(__bang_half2int8_rd, int8_t, half, std::floor)
+MLUSIM_TO_INT(__bang_half2int8_dn, int8_t, half, std::floor)
+MLUSIM_TO_INT(__bang_half2int32_tz, int32_t, half, std::trunc)
 #undef MLUSIM_TO_INT
 inline void __bang_int322int16(int16_t *dst, const int32_t *src, int count, int dst_pos,
                                int src_pos) {
@@ -418,13 +573,17 @@ inline void __bang_int322int16(int16_t *dst, const int32_t *src, int count, int 
   });
 }
 
-// dst[i] = table[idx[i]], table of table_len entries (BANG: 64).
-template <typename T>
-void __bang_lut(T *dst, const T *idx, const T *table, int count, int table_len) {
+// dst[i] = table[idx[i]], table of table_len entries (BANG: 64). The indices
+// are T itself or integers of T's width (mlu-ops passes uint16_t or uint32_t
+// indices with int16_t or int32_t tables).
+template <typename T, typename I>
+void __bang_lut(T *dst, const I *idx, const T *table, int count, int table_len) {
+  static_assert(std::is_same_v<I, T> || (std::is_integral_v<I> && sizeof(I) == sizeof(T)),
+                "__bang_lut: the indices are T or an integer type of T's width");
   const char *op = "__bang_lut";
   size_t n = mlusim::detail::checked_count(op, count);
   size_t m = mlusim::detail::checked_count(op, table_len);
-  mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), idx, n * sizeof(T), table,
+  mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), idx, n * sizeof(I), table,
                                m * sizeof(T), n);
   for (size_t i = 0; i < n; ++i) {
     auto k = static_cast<long long>(idx[i]);
@@ -437,20 +596,34 @@ void __bang_lut(T *dst, const T *idx, const T *table, int count, int table_len) 
   }
 }
 
-// Packs the src elements whose mask is non-zero to the front of dst; returns how many.
+namespace mlusim::detail {
+// Packs the src elements whose mask is non-zero to the front of dst; returns
+// how many. dst may be src (each element moves down or stays).
 template <typename T>
-unsigned __bang_collect(T *dst, const T *src, const T *mask, int count) {
-  const char *op = "__bang_collect";
-  size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
-  mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, mask, bytes, n);
+unsigned collect(const char *op, T *dst, const T *src, const T *mask, int count) {
+  size_t n = checked_count(op, count), bytes = n * sizeof(T);
+  vector_op<T>(op, dst, bytes, src, bytes, mask, bytes, n);
   unsigned kept = 0;
   for (size_t i = 0; i < n; ++i)
     if (mask[i] != T(0)) dst[kept++] = src[i];
   return kept;
 }
+}  // namespace mlusim::detail
+
+template <typename T>
+unsigned __bang_collect(T *dst, const T *src, const T *mask, int count) {
+  return mlusim::detail::collect("__bang_collect", dst, src, mask, count);
+}
 template <typename T>
 unsigned __bang_select(T *dst, const T *src, const T *mask, int count) {
-  return __bang_collect(dst, src, mask, count);
+  return mlusim::detail::collect("__bang_select", dst, src, mask, count);
+}
+// The MLU300 name: dst past the kept count keeps what it held.
+template <typename T>
+unsigned __bang_filter(T *dst, const T *src, const T *mask, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_filter: mlusim has it for float and half only");
+  return mlusim::detail::collect("__bang_filter", dst, src, mask, count);
 }
 
 // The older names of the scalar forms (MLU200-era programs).
@@ -477,6 +650,29 @@ inline void __bang_half2uchar_dn(uint8_t *dst, const half *src, int count) {
   mlusim::detail::convert("__bang_half2uchar_dn", dst, src, count, [](half x) {
     const float v = std::floor(static_cast<float>(x));
     return static_cast<uint8_t>(std::isnan(v) ? 0.0f : std::clamp(v, 0.0f, 255.0f));
+  });
+}
+
+// dst[i] = i for 32- and 64-bit integers.
+template <typename T>
+void __bang_incseq(T *dst, int count) {
+  static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                "__bang_incseq: 32- and 64-bit integer dtypes");
+  const char *op = "__bang_incseq";
+  const size_t n = mlusim::detail::checked_count(op, count);
+  mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), nullptr, 0, nullptr, 0, n);
+  for (size_t i = 0; i < n; ++i) dst[i] = static_cast<T>(i);
+}
+
+// dst[i] = src[i] % divisor for integers (C's remainder: the sign of src[i]).
+template <typename T>
+void __bang_rem(T *dst, const T *src, bang_scalar_t<T> divisor, int count) {
+  static_assert(std::is_integral_v<T>, "__bang_rem: integer dtypes");
+  if (divisor == 0) mlusim::detail::fault(mlusim::this_core(), "__bang_rem: divisor 0");
+  mlusim::detail::unary("__bang_rem", dst, src, count, [divisor](T x) -> T {
+    if constexpr (std::is_signed_v<T>)
+      if (divisor == -1) return T(0);  // INT_MIN % -1 would trap on the host
+    return static_cast<T>(x % divisor);
   });
 }
 

@@ -53,8 +53,7 @@ void issue(const char *op, const void *memory_write, const void *memory_read, si
   CoreContext &c = this_core();
   const Access a = access_of(memory_write, memory_write ? bytes : 0, memory_read,
                              memory_read ? bytes : 0, nullptr, 0);
-  ::mlusim::detail::charge_vector<T>(c, op, a, memory_write, memory_read, kVectorRegisterBytes,
-                           Register<T>::kLanes);
+  ::mlusim::detail::charge_vector<T>(c, op, a, kVectorRegisterBytes, Register<T>::kLanes);
 }
 
 // A count of lanes a load or store moves: at most a register's.

@@ -1,6 +1,7 @@
-// One simulated MLU core: its identity in the launch, its on-chip memory, its
-// simulated clock and counters. Everything an intrinsic touches on the hot path
-// is here and inline; the slow paths (faults, hazards, tracing) are out of line.
+// One simulated MLU core: its identity in the launch, its on-chip memory, the
+// steps its instruction stream recorded for the timing model, and counters.
+// Everything an intrinsic touches on the hot path is here and inline; the slow
+// paths (faults, hazards) are out of line.
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
@@ -19,22 +20,9 @@
 
 #include "mlusim.h"
 #include "mlusim/bang/detail/gdram_table.h"
+#include "mlusim/bang/detail/steps.h"
 
 namespace mlusim {
-
-// The pipes of an MLU core (guide 3.3.3). Each runs its instructions in order;
-// different pipes run in parallel. Scalar code is not costed, so it has no pipe
-// here (docs/cost_model.md).
-enum Pipe : uint8_t {
-  kIoPipe = 0,      // copies touching GDRAM (and SRAM<->GDRAM), atomics
-  kMovePipe = 1,    // on-chip copies: NRAM/SRAM/WRAM
-  kVectorPipe = 2,  // vector intrinsics (__bang_add, __bang_transpose, ...)
-  kTensorPipe = 3,  // matrix/conv intrinsics (detail::issue_tensor)
-  kPipeCount = 4,
-};
-// Trace events of the instruction stream itself (fences, barriers) use this lane.
-constexpr uint8_t kStreamLane = kPipeCount;
-const char *pipe_name(uint8_t pipe);
 
 enum class Space : uint8_t { kNram, kSram, kWram, kGdram, kLdram };
 const char *space_name(Space s);
@@ -60,59 +48,11 @@ struct PendingCopy {
   uint64_t seq;    // its instruction number on this core
 };
 
-// A synchronous instruction that may still be running (in simulated time):
-// later instructions on other pipes that touch its ranges wait for its end.
-struct InFlight {
-  uintptr_t w_lo, w_hi, r0_lo, r0_hi, r1_lo, r1_hi;
-  double end;
-};
-
-// One pipe's synchronous instructions still running, oldest first. A pipe runs
-// in order, so their ends increase and the oldest is the first to retire.
-struct PipeQueue {
-  static constexpr unsigned kDepth = 16;  // in flight per pipe before the stream stalls
-  InFlight entries[kDepth];
-  unsigned head = 0, count = 0;
-  const InFlight &at(unsigned i) const { return entries[(head + i) % kDepth]; }
-  const InFlight &oldest() const { return entries[head]; }
-  void pop() {
-    head = (head + 1) % kDepth;
-    --count;
-  }
-  void push(const InFlight &f) {
-    entries[(head + count) % kDepth] = f;
-    ++count;
-  }
-};
-
-// The memory one instruction writes and reads (up to two ranges, empty when lo == hi).
-struct Access {
-  uintptr_t w_lo = 0, w_hi = 0, r0_lo = 0, r0_hi = 0, r1_lo = 0, r1_hi = 0;
-};
-
-struct TraceEvent {
-  const char *op;
-  const char *detail;  // direction or dtype, static string
-  uint8_t lane;        // a Pipe, or kStreamLane for fences and barriers
-  bool async;
-  double issue;        // when the stream issued it
-  double ready;        // when its pipe was free (start > ready: it waited on a dependency)
-  double start, end;   // cycles
-  const void *dst;
-  const void *src;
-  uint64_t size;       // bytes for copies, elements for vector ops
-};
-
-// Per-launch cost parameters, derived once from the device spec.
-struct CostParams {
-  double gdram_bytes_per_cycle;  // this core's share of GDRAM bandwidth
-  double onchip_bytes_per_cycle;
-  double vector_bytes_per_cycle;
-  double gdram_latency, onchip_latency, vector_latency, atomic_latency, barrier_latency;
-  double issue_cycles;  // the stream's cost to issue one instruction
-  uintptr_t nram_align_mask;
-  size_t vector_count_align;
-  size_t transpose_align;
+// The device's rules for vector operands (docs/devices.md), per launch.
+struct OperandRules {
+  uintptr_t nram_align_mask;  // operand start: a multiple of this + 1
+  size_t vector_count_align;  // operand size: a multiple of this
+  size_t transpose_align;     // __bang_transpose rows and columns x dtype size
 };
 
 class Scheduler;
@@ -154,7 +94,7 @@ struct CoreContext {
   int core_in_cluster = 0;   // 0..3, or cores_per_cluster for the memory core
   LaunchShared *launch = nullptr;
   const GdramSnapshot *gdram = nullptr;
-  CostParams cost{};
+  OperandRules rules{};
 
   // On-chip memory (capacity: what kernels may declare). A memory core has no
   // NRAM or WRAM (null, capacity 0).
@@ -173,14 +113,9 @@ struct CoreContext {
   const char *where = nullptr;  // .mlu line of the running intrinsic, if known
   SharedAccessLog *access_log = nullptr;  // the race check's, null when it is off
 
-  // Simulated time in cycles: where the instruction stream is (`now`), when
-  // each pipe is free, and the synchronous instructions still running.
-  double now = 0;
-  double pipe_free[kPipeCount] = {};
-  double pipe_busy[kPipeCount] = {};
+  // What the stream did, in program order, for the timing model.
+  std::vector<Step> steps;
   uint64_t issued = 0;  // instructions issued (names them in hazard messages)
-  PipeQueue inflight[kPipeCount];
-  unsigned inflight_pipes = 0;  // bit p: pipe p has instructions in flight
 
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
@@ -191,15 +126,6 @@ struct CoreContext {
   std::vector<PendingCopy> pending;  // in issue order
   // The last intrinsic issued, for the watchdog's report (read by its thread).
   std::atomic<const char *> last_op{nullptr};
-  bool tracing = false;
-  std::vector<TraceEvent> events;
-
-  // When the last pipe drains.
-  double finish() const {
-    double t = now;
-    for (double f : pipe_free) t = f > t ? f : t;
-    return t;
-  }
 };
 
 namespace detail {
@@ -227,13 +153,13 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // An operand that leaves the declared variable it starts in (runtime/onchip_layout.cpp).
 [[noreturn]] void fault_crossing(const CoreContext &c, const char *op, const char *operand,
                                  Space space, const void *p, size_t bytes);
+[[noreturn]] void fault_too_many_steps(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes);
 // Faults when `range` (read, or written if `write`) meets an unfenced async
 // copy of another pipe than `own`: the copy's destination, or for a write its source.
 void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
                   Pipe own);
-void record_event(CoreContext &c, const TraceEvent &e);
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
                           bool atomic, const char *op);
 
@@ -291,7 +217,7 @@ inline void require_vector_operand(const CoreContext &c, const char *op, const c
                                    const void *p, size_t bytes) {
   require_onchip(c, op, operand, Space::kNram, p, bytes);
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
-  if ((off & c.cost.nram_align_mask) != 0 || bytes % c.cost.vector_count_align != 0)
+  if ((off & c.rules.nram_align_mask) != 0 || bytes % c.rules.vector_count_align != 0)
     detail::fault_alignment(c, op, operand, p, bytes);
 }
 
@@ -311,77 +237,51 @@ inline void check_write(const CoreContext &c, const char *op, const void *p, siz
                          own);
 }
 
-inline bool overlaps(uintptr_t a_lo, uintptr_t a_hi, uintptr_t b_lo, uintptr_t b_hi) {
-  return a_lo < b_hi && b_lo < a_hi;
+// Keeps one step for the timing model. The steps of a launch are kept until it
+// ends; a core that records more than kMaxSteps (an endless loop, say) faults
+// rather than exhaust the host's memory.
+constexpr size_t kMaxSteps = size_t{1} << 24;
+inline void record(CoreContext &c, const Step &step) {
+  if (c.steps.size() >= kMaxSteps) [[unlikely]]
+    detail::fault_too_many_steps(c);
+  c.steps.push_back(step);
 }
 
-inline bool depends_on(const Access &a, const InFlight &f) {
-  return overlaps(a.r0_lo, a.r0_hi, f.w_lo, f.w_hi) || overlaps(a.r1_lo, a.r1_hi, f.w_lo, f.w_hi) ||
-         overlaps(a.w_lo, a.w_hi, f.w_lo, f.w_hi) || overlaps(a.w_lo, a.w_hi, f.r0_lo, f.r0_hi) ||
-         overlaps(a.w_lo, a.w_hi, f.r1_lo, f.r1_hi);
-}
-
-// When every earlier synchronous instruction on another pipe that `a` depends
-// on has finished: RAW (it reads what they write), WAR (it writes what they
-// read), WAW. Those on its own pipe end before it starts anyway.
-inline double dependencies_done(const CoreContext &c, Pipe pipe, const Access &a) {
-  double t = 0;
-  for (unsigned others = c.inflight_pipes & ~(1u << pipe); others != 0; others &= others - 1) {
-    const PipeQueue &pq = c.inflight[__builtin_ctz(others)];
-    for (unsigned i = 0; i < pq.count; ++i)
-      if (pq.at(i).end > t && depends_on(a, pq.at(i))) t = pq.at(i).end;
-  }
-  return t;
-}
-
-// Forgets the instructions that ended by `now`.
-inline void retire_finished(CoreContext &c) {
-  for (unsigned busy = c.inflight_pipes; busy != 0; busy &= busy - 1) {
-    const unsigned q = __builtin_ctz(busy);
-    PipeQueue &pq = c.inflight[q];
-    while (pq.count != 0 && pq.oldest().end <= c.now) pq.pop();
-    if (pq.count == 0) c.inflight_pipes &= ~(1u << q);
-  }
-}
-
-// Issues one instruction on `pipe` and charges `cycles` to it. The stream
-// moves on after issue_cycles; the instruction starts when its pipe is free
-// and the synchronous instructions it depends on have finished. Its result is
-// visible to the next instruction of the program (the simulator computes it
-// right away); only its time runs in parallel. Async copies are not tracked
-// here: using their ranges before a fence is a hazard (hazard_check). A pipe
-// with PipeQueue::kDepth synchronous instructions in flight stalls the stream.
-inline void issue(CoreContext &c, Pipe pipe, double cycles, bool async, const Access &a,
-                  const char *op, const char *detail_name, const void *dst, const void *src,
-                  uint64_t size) {
-  retire_finished(c);
-  PipeQueue &own = c.inflight[pipe];
-  if (!async && own.count == PipeQueue::kDepth) {
-    c.now = own.oldest().end;
-    retire_finished(c);
-  }
-  const double ready = c.now > c.pipe_free[pipe] ? c.now : c.pipe_free[pipe];
-  const double deps = dependencies_done(c, pipe, a);
-  const double start = deps > ready ? deps : ready;
-  const double end = start + cycles;
-  c.pipe_free[pipe] = end;
-  c.pipe_busy[pipe] += cycles;
+// Records one instruction for the timing model (runtime/timing/replay.h), which
+// places it in simulated time after the launch: it starts when its pipe is
+// free and the synchronous instructions it depends on through memory have
+// ended. Its result is already computed (the next instruction of the program
+// sees it); only its time runs in parallel with other pipes.
+inline void issue(CoreContext &c, const Step &step) {
   ++c.issued;
-  c.last_op.store(op, std::memory_order_relaxed);
-  if (!async && end > c.now + c.cost.issue_cycles) {
-    own.push(InFlight{a.w_lo, a.w_hi, a.r0_lo, a.r0_hi, a.r1_lo, a.r1_hi, end});
-    c.inflight_pipes |= 1u << pipe;
-  }
-  if (c.tracing)
-    detail::record_event(
-        c, TraceEvent{op, detail_name, pipe, async, c.now, ready, start, end, dst, src, size});
-  c.now += c.cost.issue_cycles;
+  c.last_op.store(step.op, std::memory_order_relaxed);
+  record(c, step);
 }
 
-inline Access access_of(const void *w, size_t w_bytes, const void *r0, size_t r0_bytes,
-                        const void *r1, size_t r1_bytes) {
-  auto u = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
-  return Access{u(w), u(w) + w_bytes, u(r0), u(r0) + r0_bytes, u(r1), u(r1) + r1_bytes};
+// GDRAM's 64-byte blocks that the segments of one side of a transfer touch,
+// and of those the ones it covers only in part.
+struct BlockSpan {
+  uint64_t touched = 0, partial = 0;
+};
+inline BlockSpan blocks_of(const Segments &s) {
+  auto one = [](uintptr_t lo, size_t n) {
+    if (n == 0) return BlockSpan{};
+    const uint64_t first = lo >> 6, end = (lo + n + 63) >> 6;
+    const uint64_t full_first = (lo + 63) >> 6, full_end = (lo + n) >> 6;
+    const uint64_t full = full_end > full_first ? full_end - full_first : 0;
+    return BlockSpan{end - first, end - first - full};
+  };
+  if (s.count == 1 || s.stride % 64 == 0) {  // every segment sits alike in its blocks
+    const BlockSpan b = one(s.lo, s.bytes);
+    return BlockSpan{b.touched * s.count, b.partial * s.count};
+  }
+  BlockSpan total;
+  for (size_t i = 0; i < s.count; ++i) {
+    const BlockSpan b = one(s.lo + i * s.stride, s.bytes);
+    total.touched += b.touched;
+    total.partial += b.partial;
+  }
+  return total;
 }
 
 // The contracts other parts of the kernel API build on.
@@ -396,12 +296,11 @@ struct TensorOperand {
 
 // Issues one tensor-pipe (matrix/conv) instruction such as __bang_matmul or
 // __bang_conv: checks that dst and every source lie in the on-chip space they
-// name and that no unfenced async copy owns them, then charges `cycles` on the
-// core's tensor pipe (starting once the pipe is free and the earlier
-// instructions it depends on through these ranges have finished). The caller
+// name and that no unfenced async copy owns them, then records `macs`
+// multiply-adds of operand class `rate` on the core's tensor pipe. The caller
 // computes the result right after the call: the next instruction sees it.
 void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
-                  double cycles);
+                  double macs, MatrixRate rate);
 
 void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write);
 

@@ -12,21 +12,17 @@
 #endif
 
 #include <string>
-#include <type_traits>
 
 #include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/vector.h"
 
 namespace mlusim::detail {
 
-template <typename T>
-constexpr bool is_float_or_half = std::is_same_v<T, float> || std::is_same_v<T, half>;
-
 [[noreturn]] inline void fault_shaped_alignment(const CoreContext &c, const char *op,
                                                 const char *operand, Space space, size_t offset) {
   fault(c, std::string(op) + ": " + operand + " at " + space_name(space) + " +" +
                std::to_string(offset) + " does not start on a " +
-               std::to_string(c.cost.nram_align_mask + 1) + "-byte boundary");
+               std::to_string(c.rules.nram_align_mask + 1) + "-byte boundary");
 }
 
 // Checks one operand; `read` operands are also checked against pending async copies.
@@ -35,7 +31,7 @@ inline void require_shaped(const CoreContext &c, const char *op, const char *ope
   require_onchip(c, op, operand, space, p, bytes);
   const std::byte *base = space == Space::kNram ? c.nram : space == Space::kWram ? c.wram : c.sram;
   const uintptr_t offset = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base);
-  if ((offset & c.cost.nram_align_mask) != 0)
+  if ((offset & c.rules.nram_align_mask) != 0)
     fault_shaped_alignment(c, op, operand, space, offset);
   if (read)
     check_read(c, op, p, bytes);

@@ -1,0 +1,83 @@
+// What a core's instruction stream did, as the timing model needs it. The
+// functional run computes every result at once, in program order, and records
+// one Step per instruction (and per fence, barrier, stretch of scalar code):
+// what it costs and which memory it touches. Simulated time is worked out after
+// the launch for all cores together (runtime/timing/replay.h), so that GDRAM
+// bandwidth is shared in time, barriers meet, and the same steps can be priced
+// again with other constants (the error bars of docs/cost_model.md).
+#pragma once
+
+// Internal to mlusim (the simulated core and the translator's target): kernels
+// include <bang.h>, the simulator's own sources are built with MLUSIM_INTERNAL.
+#if !defined(MLUSIM_BANG_H_) && !defined(MLUSIM_INTERNAL)
+#error "mlusim/bang/detail/ headers are internal: include <bang.h>"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mlusim {
+
+// The pipes of an MLU core (guide 3.3.3). Each runs its instructions in order;
+// different pipes run in parallel. Scalar code runs on the stream itself.
+enum Pipe : uint8_t {
+  kIoPipe = 0,      // copies touching GDRAM (and SRAM<->GDRAM), atomics
+  kMovePipe = 1,    // on-chip copies: NRAM/SRAM/WRAM
+  kVectorPipe = 2,  // vector intrinsics (__bang_add, __bang_transpose, ...)
+  kTensorPipe = 3,  // matrix/conv intrinsics (detail::issue_tensor)
+  kPipeCount = 4,
+};
+// Trace lane of the instruction stream itself (fences, barriers, stalls, scalar code).
+constexpr uint8_t kStreamLane = kPipeCount;
+const char *pipe_name(uint8_t pipe);
+
+// The memory one instruction writes and reads (up to two ranges, empty when lo == hi).
+struct Access {
+  uintptr_t w_lo = 0, w_hi = 0, r0_lo = 0, r0_hi = 0, r1_lo = 0, r1_hi = 0;
+};
+
+inline bool overlaps(uintptr_t a_lo, uintptr_t a_hi, uintptr_t b_lo, uintptr_t b_hi) {
+  return a_lo < b_hi && b_lo < a_hi;
+}
+
+inline Access access_of(const void *w, size_t w_bytes, const void *r0, size_t r0_bytes,
+                        const void *r1, size_t r1_bytes) {
+  auto u = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  return Access{u(w), u(w) + w_bytes, u(r0), u(r0) + r0_bytes, u(r1), u(r1) + r1_bytes};
+}
+
+// GDRAM moves 64-byte blocks (guide 5.3.3): what one transfer reads and
+// writes of them, and how many of the written ones it covers only in part (a
+// read-modify-write on the board).
+struct GdramBlocks {
+  uint32_t read = 0, written = 0, partial = 0;
+};
+
+enum class StepKind : uint8_t {
+  kVector,      // amount: bytes through the vector unit
+  kTensor,      // amount: multiply-adds; rate: the operand class (docs/cost_model.md)
+  kOnchipCopy,  // count segments of amount bytes, NRAM/SRAM/WRAM
+  kGdramCopy,   // count segments of amount bytes, touching GDRAM (blocks)
+  kAtomic,      // read-modify-write of blocks.written blocks at w_lo; amount: elements
+  kFence,       // count: the mask of pipes the stream waits for
+  kBarrier,     // amount: the barrier's key; count: its participants
+  kScalar,      // scalar code: amount on-chip accesses, blocks.read/written GDRAM loads/stores
+};
+
+// The operand classes of the matrix unit, by the wider source (docs/cost_model.md).
+enum MatrixRate : uint8_t { kMatrixInt8, kMatrixInt16, kMatrixHalf, kMatrixFloat, kMatrixRates };
+
+struct Step {
+  const char *op;      // "__bang_add", "__memcpy_async GDRAM2NRAM", "__sync_io", ...
+  const char *detail;  // dtype or direction, for traces
+  Access access;
+  uint64_t amount = 0;
+  uint32_t count = 1;
+  GdramBlocks blocks;
+  StepKind kind = StepKind::kVector;
+  Pipe pipe = kVectorPipe;
+  bool async = false;
+  uint8_t rate = 0;
+};
+
+}  // namespace mlusim

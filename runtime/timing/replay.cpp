@@ -1,0 +1,539 @@
+#include "runtime/timing/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <unordered_map>
+
+#include "runtime/logging.h"
+#include "runtime/scheduler.h"
+
+namespace mlusim::timing {
+namespace {
+
+constexpr double kUnknown = -1;  // an end that waits on a GDRAM transfer still moving
+constexpr double kNever = std::numeric_limits<double>::infinity();
+// Synchronous instructions a pipe holds in flight before the stream stalls (an
+// estimate: docs/cost_model.md).
+constexpr uint32_t kQueueDepth = 16;
+constexpr uint64_t kNone = ~uint64_t{0};
+
+// `later` must wait for `earlier` through memory: it reads what `earlier`
+// writes (RAW), writes what it reads (WAR) or what it writes (WAW).
+bool depends_on(const Access &later, const Access &earlier) {
+  return overlaps(later.r0_lo, later.r0_hi, earlier.w_lo, earlier.w_hi) ||
+         overlaps(later.r1_lo, later.r1_hi, earlier.w_lo, earlier.w_hi) ||
+         overlaps(later.w_lo, later.w_hi, earlier.w_lo, earlier.w_hi) ||
+         overlaps(later.w_lo, later.w_hi, earlier.r0_lo, earlier.r0_hi) ||
+         overlaps(later.w_lo, later.w_hi, earlier.r1_lo, earlier.r1_hi);
+}
+
+bool is_instruction(StepKind k) {
+  return k == StepKind::kVector || k == StepKind::kTensor || k == StepKind::kOnchipCopy ||
+         k == StepKind::kGdramCopy || k == StepKind::kAtomic;
+}
+
+// One instruction on its pipe, from issue until the stream's time passes its end.
+struct Node {
+  const Step *step;
+  double issue, ready, start, end;
+  double after;                       // the known ends it waits for
+  uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
+  int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
+  int64_t atomic_cell;                // an atomic's own cell in Replay::atomic_ends_
+};
+
+// A pipe's instructions not yet retired, by sequence number: a ring that grows
+// when async copies pile up beyond its size.
+class PipeRing {
+ public:
+  PipeRing() : nodes_(32) {}
+  uint64_t head() const { return head_; }  // oldest held
+  uint64_t tail() const { return tail_; }  // next to issue
+  bool holds(uint64_t seq) const { return seq >= head_ && seq < tail_; }
+  Node &at(uint64_t seq) { return nodes_[seq & (nodes_.size() - 1)]; }
+  const Node &at(uint64_t seq) const { return nodes_[seq & (nodes_.size() - 1)]; }
+  Node &push() {
+    if (tail_ - head_ == nodes_.size()) grow();
+    return at(tail_++);
+  }
+  void pop() { ++head_; }
+
+ private:
+  void grow() {
+    std::vector<Node> bigger(nodes_.size() * 2);
+    for (uint64_t s = head_; s < tail_; ++s) bigger[s & (bigger.size() - 1)] = at(s);
+    nodes_.swap(bigger);
+  }
+  std::vector<Node> nodes_;
+  uint64_t head_ = 0, tail_ = 0;
+};
+
+// A GDRAM transfer moving its bytes at its share of the bandwidth.
+struct Transfer {
+  int core;
+  Pipe pipe;
+  uint64_t seq;
+  int cluster;
+  double remaining;  // bytes
+  double rate = 0;   // bytes per cycle
+  double done = 0;   // when its last byte moves at this rate
+};
+
+struct Pending {  // a transfer whose bytes begin to move at `time`
+  double time;
+  Transfer transfer;
+  bool operator>(const Pending &o) const { return time > o.time; }
+};
+
+struct Core {
+  const std::vector<Step> *steps;
+  int cluster;
+  bool traced;
+  size_t next = 0;
+  double now = 0;
+  PipeRing pipe[kPipeCount];
+  uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
+  uint32_t sync_in_flight[kPipeCount] = {};
+  enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
+  bool dirty = false;  // an end it may wait for became known
+  CoreTiming out;
+};
+
+struct Meeting {  // one barrier instance on its way to complete
+  uint32_t arrived = 0;
+  double latest = 0;
+  std::vector<int> cores;
+};
+
+class Replay {
+ public:
+  Replay(const std::vector<CoreSteps> &input, const Prices &prices) : prices_(prices) {
+    cores_.reserve(input.size());
+    for (const CoreSteps &c : input) {
+      cores_.emplace_back();
+      Core &k = cores_.back();
+      k.steps = c.steps;
+      k.cluster = c.cluster;
+      k.traced = c.traced;
+      clusters_ = std::max(clusters_, c.cluster + 1);
+    }
+  }
+
+  std::vector<CoreTiming> run() {
+    size_t steps = 0;
+    for (size_t i = 0; i < cores_.size(); ++i) {
+      schedule(static_cast<int>(i));
+      steps += cores_[i].steps->size();
+    }
+    // Every round of advance() moves a core or a transfer on; far more rounds
+    // than steps can only be a fault of the model itself: stop, say so.
+    for (size_t rounds = 0; advance(); ++rounds)
+      if (rounds > 64 * steps + 4096) {
+        log::runtime().error("timing model: no progress after {} rounds on {} steps; the "
+                             "launch's device time is what was reached",
+                             rounds, steps);
+        for (Core &k : cores_) k.out.finish = std::max(k.out.finish, std::max(k.now, now_));
+        break;
+      }
+    std::vector<CoreTiming> out;
+    out.reserve(cores_.size());
+    for (Core &k : cores_) out.push_back(std::move(k.out));
+    return out;
+  }
+
+ private:
+  // ---- the global clock ------------------------------------------------------
+
+  double limit() const {
+    return std::min({ready_.empty() ? kNever : ready_.top().first,
+                     begins_.empty() ? kNever : begins_.top().time, next_done_});
+  }
+
+  // Moves to the next moment something happens; false when nothing is left.
+  bool advance() {
+    const double t_core = ready_.empty() ? kNever : ready_.top().first;
+    const double next =
+        std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done_});
+    if (next == kNever) return false;
+    const double t = std::max(next, now_);  // a core queued earlier runs now
+    for (Transfer &x : active_) x.remaining -= x.rate * (t - now_);
+    now_ = t;
+    bool began = false;
+    while (!begins_.empty() && begins_.top().time <= now_) {
+      active_.push_back(begins_.top().transfer);
+      begins_.pop();
+      began = true;
+    }
+    if (began) share_bandwidth();
+    if (complete_transfers()) resolve_dirty();
+    if (t_core <= now_ && !ready_.empty() && ready_.top().first <= now_) {
+      const int core = ready_.top().second;
+      ready_.pop();
+      run_core(core);
+    }
+    return true;
+  }
+
+  void schedule(int core) { ready_.push({std::max(cores_[core].now, now_), core}); }
+
+  // Equal shares of the device's bandwidth, no cluster above its cap: the
+  // capped clusters' transfers split the cap, the others what is left.
+  void share_bandwidth() {
+    per_cluster_.assign(static_cast<size_t>(clusters_), 0);
+    capped_.assign(static_cast<size_t>(clusters_), false);
+    for (const Transfer &x : active_) ++per_cluster_[x.cluster];
+    double left = prices_.gdram_bytes_per_cycle;
+    size_t sharing = active_.size();
+    for (bool changed = true; changed && sharing > 0;) {
+      changed = false;
+      const double share = left / static_cast<double>(sharing);
+      for (int c = 0; c < clusters_; ++c) {
+        if (capped_[c] || per_cluster_[c] == 0) continue;
+        if (share * per_cluster_[c] > prices_.cluster_bytes_per_cycle) {
+          capped_[c] = true;
+          left -= prices_.cluster_bytes_per_cycle;
+          sharing -= static_cast<size_t>(per_cluster_[c]);
+          changed = true;
+        }
+      }
+    }
+    const double share = sharing > 0 ? left / static_cast<double>(sharing) : 0;
+    next_done_ = kNever;
+    for (Transfer &x : active_) {
+      x.rate = capped_[x.cluster] ? prices_.cluster_bytes_per_cycle / per_cluster_[x.cluster]
+                                  : share;
+      x.done = now_ + x.remaining / x.rate;
+      next_done_ = std::min(next_done_, x.done);
+    }
+  }
+
+  bool complete_transfers() {
+    bool any = false;
+    for (size_t i = 0; i < active_.size();) {
+      const Transfer x = active_[i];
+      if (x.done > now_) {
+        ++i;
+        continue;
+      }
+      Core &k = cores_[x.core];
+      Node &n = k.pipe[x.pipe].at(x.seq);
+      finish_node(k, n, now_);
+      k.dirty = true;
+      if (n.atomic_cell >= 0) atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
+      active_[i] = active_.back();
+      active_.pop_back();
+      any = true;
+    }
+    if (any) share_bandwidth();
+    return any;
+  }
+
+  // ---- one core's instructions -----------------------------------------------
+
+  void finish_node(Core &k, Node &n, double end) {
+    n.end = end;
+    k.out.pipe_busy[n.step->pipe] += n.end - n.start;
+    if (k.traced)
+      k.out.events.push_back(TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end});
+  }
+
+  // Forgets the instructions that ended by the stream's time, and before any
+  // instruction not placed yet was issued (it may wait for them).
+  void retire(Core &k) {
+    double horizon = k.now;
+    for (int p = 0; p < kPipeCount; ++p)
+      if (k.placed[p] < k.pipe[p].tail()) horizon = std::min(horizon, k.pipe[p].at(k.placed[p]).issue);
+    for (int p = 0; p < kPipeCount; ++p) {
+      PipeRing &q = k.pipe[p];
+      while (q.head() < k.placed[p]) {
+        const Node &n = q.at(q.head());
+        if (n.end == kUnknown || n.end > horizon) break;
+        if (!n.step->async) --k.sync_in_flight[p];
+        q.pop();
+      }
+    }
+  }
+
+  bool all_placed(const Core &k) const {
+    for (int p = 0; p < kPipeCount; ++p)
+      if (k.placed[p] < k.pipe[p].tail()) return false;
+    return true;
+  }
+
+  // The end of what `n` waits for, or kUnknown while any of it is unknown.
+  double ends_waited_for(const Core &k, Node &n) {
+    for (int p = 0; p < kPipeCount; ++p) {
+      const uint64_t seq = n.waits_for[p];
+      if (seq == kNone) continue;
+      const PipeRing &q = k.pipe[p];
+      if (q.holds(seq)) {
+        const double end = q.at(seq).end;
+        if (end == kUnknown) return kUnknown;
+        n.after = std::max(n.after, end);
+      }
+      n.waits_for[p] = kNone;  // retired ones ended before it was issued
+    }
+    if (n.atomic_before >= 0) {
+      const double end = atomic_ends_[static_cast<size_t>(n.atomic_before)];
+      if (end == kUnknown) return kUnknown;
+      n.after = std::max(n.after, end);
+      n.atomic_before = -1;
+      --atomic_waiters_;
+    }
+    return n.after;
+  }
+
+  // Places the next instructions of pipe p while their starts can be known.
+  void place(int core, Pipe p) {
+    Core &k = cores_[core];
+    PipeRing &q = k.pipe[p];
+    while (k.placed[p] < q.tail()) {
+      const uint64_t seq = k.placed[p];
+      Node &n = q.at(seq);
+      const double pred_end = seq > q.head() ? q.at(seq - 1).end : 0.0;
+      if (pred_end == kUnknown) return;  // one request at a time
+      const double after = ends_waited_for(k, n);
+      if (after == kUnknown) return;
+      n.ready = std::max(n.issue, pred_end);
+      n.start = std::max(n.ready, after);
+      ++k.placed[p];
+      price(core, k, p, seq, n);
+    }
+  }
+
+  void price(int core, Core &k, Pipe p, uint64_t seq, Node &n) {
+    const Step &s = *n.step;
+    switch (s.kind) {
+      case StepKind::kVector:
+        return finish_node(k, n, n.start + prices_.vector_latency +
+                                     std::ceil(static_cast<double>(s.amount) /
+                                               prices_.vector_bytes_per_cycle));
+      case StepKind::kTensor:
+        return finish_node(k, n, n.start + prices_.vector_latency +
+                                     std::ceil(static_cast<double>(s.amount) /
+                                               prices_.matrix_macs_per_cycle[s.rate]));
+      case StepKind::kOnchipCopy:
+        return finish_node(k, n, n.start + prices_.onchip_latency +
+                                     static_cast<double>(s.amount) * s.count /
+                                         prices_.onchip_bytes_per_cycle);
+      default: {  // GDRAM: after the latency its bytes share the bandwidth
+        const double latency =
+            s.kind == StepKind::kAtomic ? prices_.atomic_latency : prices_.gdram_latency;
+        const double bytes = 64.0 * (s.blocks.read + s.blocks.written + s.blocks.partial);
+        if (bytes <= 0) return finish_node(k, n, n.start + latency);
+        n.end = kUnknown;
+        const Transfer t{core, p, seq, k.cluster, bytes};
+        if (n.start + latency <= now_) {
+          active_.push_back(t);
+          share_bandwidth();
+        } else {
+          begins_.push(Pending{n.start + latency, t});
+        }
+      }
+    }
+  }
+
+  void resolve_dirty() {
+    for (size_t i = 0; i < cores_.size(); ++i) {
+      Core &k = cores_[i];
+      if (!k.dirty && atomic_waiters_ == 0) continue;
+      k.dirty = false;
+      for (int p = 0; p < kPipeCount; ++p) place(static_cast<int>(i), static_cast<Pipe>(p));
+      if (k.state == Core::kBlocked) {  // it retries the step it stopped at
+        k.state = Core::kRunning;
+        schedule(static_cast<int>(i));
+      }
+    }
+  }
+
+  // ---- the stream ------------------------------------------------------------
+
+  // Runs the core's stream from its time on, as long as nothing another core
+  // or a transfer does could come first.
+  void run_core(int core) {
+    Core &k = cores_[core];
+    double until = limit();
+    while (k.state == Core::kRunning) {
+      if (k.now > until) {
+        schedule(core);
+        return;
+      }
+      retire(k);
+      if (k.next == k.steps->size()) {
+        finish(k);
+        return;
+      }
+      const Step &s = (*k.steps)[k.next];
+      if (is_instruction(s.kind)) {
+        issue(core, k, s);
+        if (s.pipe == kIoPipe) until = limit();  // it may have started a transfer
+      } else if (s.kind == StepKind::kFence) {
+        fence(k, s);
+      } else if (s.kind == StepKind::kBarrier) {
+        arrive(core, s);
+      } else {
+        ++k.next;
+      }
+    }
+  }
+
+  // The stream waits from its time until `until` at step s (a fence, a
+  // barrier, or an instruction whose pipe is full: the trace tells them apart
+  // by the step).
+  void wait(Core &k, const Step &s, double until) {
+    if (until <= k.now) return;
+    if (k.traced) k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until});
+    k.now = until;
+  }
+
+  void issue(int core, Core &k, const Step &s) {
+    PipeRing &own = k.pipe[s.pipe];
+    if (!s.async && k.sync_in_flight[s.pipe] >= kQueueDepth) {
+      // A full pipe: the stream stalls until its oldest synchronous
+      // instruction still running ends. Retiring stopped short of the stream's
+      // time only if something is not placed yet; then ended ones are skipped.
+      uint32_t running = 0;
+      uint64_t oldest = own.head();
+      while (own.at(oldest).step->async) ++oldest;
+      if (all_placed(k)) {
+        running = k.sync_in_flight[s.pipe];
+      } else {
+        oldest = kNone;
+        for (uint64_t seq = own.head(); seq < own.tail(); ++seq) {
+          const Node &other = own.at(seq);
+          if (other.step->async || (other.end != kUnknown && other.end <= k.now)) continue;
+          if (running++ == 0) oldest = seq;
+        }
+      }
+      if (running >= kQueueDepth) {
+        const double end = own.at(oldest).end;
+        if (end == kUnknown) k.state = Core::kBlocked;
+        else wait(k, s, end);
+        return;  // run_core goes on from there
+      }
+    }
+    Node &n = own.push();
+    n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {kNone, kNone, kNone, kNone}, -1, -1};
+    if (!s.async)
+      for (int p = 0; p < kPipeCount; ++p) {
+        if (p == s.pipe) continue;
+        const PipeRing &q = k.pipe[p];
+        // The latest one it depends on ends last: its pipe runs in order.
+        for (uint64_t seq = q.tail(); seq-- > q.head();) {
+          const Node &other = q.at(seq);
+          if (other.step->async || !depends_on(s.access, other.step->access)) continue;
+          if (other.end == kUnknown) n.waits_for[p] = seq;
+          else n.after = std::max(n.after, other.end);
+          break;
+        }
+      }
+    if (s.kind == StepKind::kAtomic) atomic_serialise(n);
+    if (!s.async) ++k.sync_in_flight[s.pipe];
+    ++k.next;
+    place(core, s.pipe);
+    k.now += prices_.issue_cycles;
+  }
+
+  void fence(Core &k, const Step &s) {
+    double until = k.now;
+    for (int p = 0; p < kPipeCount; ++p) {
+      if (((s.count >> p) & 1u) == 0) continue;
+      const PipeRing &q = k.pipe[p];
+      for (uint64_t seq = q.head(); seq < q.tail(); ++seq) {
+        const double end = q.at(seq).end;
+        if (end == kUnknown) {
+          k.state = Core::kBlocked;
+          return;
+        }
+        until = std::max(until, end);
+      }
+    }
+    wait(k, s, until);
+    ++k.next;
+  }
+
+  void arrive(int core, const Step &s) {
+    Core &k = cores_[core];
+    ++k.next;
+    Meeting &m = meetings_[s.amount];
+    ++m.arrived;
+    m.latest = std::max(m.latest, k.now);
+    m.cores.push_back(core);
+    k.state = Core::kAtBarrier;
+    if (m.arrived < s.count) return;
+    const auto scope = static_cast<BarrierScope>(s.amount & 0xff);
+    const double release =
+        m.latest + (scope == BarrierScope::kTaskEnd ? 0 : prices_.barrier_latency);
+    for (int c : m.cores) {
+      Core &other = cores_[c];
+      other.state = Core::kRunning;
+      wait(other, s, release);
+      if (c != core) schedule(c);
+    }
+    meetings_.erase(s.amount);
+  }
+
+  void finish(Core &k) {
+    double end = k.now;
+    for (const PipeRing &q : k.pipe)
+      for (uint64_t seq = q.head(); seq < q.tail(); ++seq) {
+        if (q.at(seq).end == kUnknown) {
+          k.state = Core::kBlocked;
+          return;
+        }
+        end = std::max(end, q.at(seq).end);
+      }
+    k.out.finish = end;
+    k.state = Core::kDone;
+  }
+
+  // ---- atomics to one block run one after another ------------------------------
+
+  // Every atomic gets a cell for its end; the last one to each 64-byte block
+  // (by its first byte) is the one the next atomic there waits for.
+  void atomic_serialise(Node &n) {
+    const auto id = static_cast<int64_t>(atomic_ends_.size());
+    atomic_ends_.push_back(kUnknown);
+    n.atomic_cell = id;
+    auto [it, fresh] = last_atomic_.try_emplace(n.step->access.w_lo >> 6, id);
+    if (fresh) return;
+    const double before = atomic_ends_[static_cast<size_t>(it->second)];
+    if (before != kUnknown) {
+      n.after = std::max(n.after, before);
+    } else {
+      n.atomic_before = it->second;
+      ++atomic_waiters_;
+    }
+    it->second = id;
+  }
+
+
+
+  const Prices prices_;
+  std::vector<Core> cores_;
+  int clusters_ = 1;
+  double now_ = 0;
+  std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>,
+                      std::greater<>>
+      ready_;  // cores whose stream runs next, by time
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> begins_;
+  std::vector<Transfer> active_;
+  double next_done_ = kNever;  // the earliest `done` of the active transfers
+  std::vector<int> per_cluster_;
+  std::vector<bool> capped_;
+  std::unordered_map<uint64_t, Meeting> meetings_;
+  std::vector<double> atomic_ends_;                     // per atomic, its end
+  std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
+  int atomic_waiters_ = 0;  // atomics waiting for another core's atomic to end
+};
+
+}  // namespace
+
+std::vector<CoreTiming> replay(const std::vector<CoreSteps> &cores, const Prices &prices) {
+  return Replay(cores, prices).run();
+}
+
+}  // namespace mlusim::timing

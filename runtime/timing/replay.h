@@ -1,0 +1,54 @@
+// The timing model: places the steps every core of a launch recorded
+// (include/mlusim/bang/detail/steps.h) in simulated time, all cores together,
+// as docs/cost_model.md describes. Each core's stream issues one step per
+// cycle; each pipe runs its instructions in order, an instruction starting once
+// its pipe takes it and the synchronous instructions of other pipes it depends
+// on through memory have ended; fences and barriers hold the stream; GDRAM
+// transfers share the device's and their cluster's bandwidth with whatever
+// else moves GDRAM data at the same moment. Deterministic: the same steps and
+// prices give the same times, however the host ran the cores.
+#pragma once
+
+#include <vector>
+
+#include "mlusim/bang/detail/core.h"
+
+namespace mlusim::timing {
+
+// The model's prices, in cycles of the core clock (runtime/timing/prices.h
+// derives them from the device).
+struct Prices {
+  double gdram_bytes_per_cycle = 0;    // the whole device
+  double cluster_bytes_per_cycle = 0;  // the most one cluster draws
+  double onchip_bytes_per_cycle = 0;
+  double vector_bytes_per_cycle = 0;
+  double matrix_macs_per_cycle[kMatrixRates] = {};
+  double gdram_latency = 0, atomic_latency = 0, onchip_latency = 0, vector_latency = 0;
+  double barrier_latency = 0;
+  double issue_cycles = 1;
+};
+
+// One instruction (or stretch of waiting) of a traced core, in cycles.
+struct TraceEvent {
+  const Step *step;  // what it was; the stream's own waits name the step that waited
+  uint8_t lane;      // a Pipe, or kStreamLane
+  double issue;      // when the stream issued it
+  double ready;      // when its pipe took it (start > ready: it waited on a dependency)
+  double start, end;
+};
+
+struct CoreSteps {
+  const std::vector<Step> *steps;
+  int cluster;  // whose bandwidth cap its GDRAM transfers count against
+  bool traced;
+};
+
+struct CoreTiming {
+  double finish = 0;  // its last step done and every pipe drained
+  double pipe_busy[kPipeCount] = {};
+  std::vector<TraceEvent> events;  // traced cores only
+};
+
+std::vector<CoreTiming> replay(const std::vector<CoreSteps> &cores, const Prices &prices);
+
+}  // namespace mlusim::timing
