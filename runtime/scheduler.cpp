@@ -222,15 +222,26 @@ void Scheduler::report_fault(const std::string &message) {
     for (Barrier &b : *group) wake_with_fault(b, why);
 }
 
-Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope scope) {
+// The barriers of one scope, one per group of cores: per physical cluster, or
+// per UnionN task for the union-wide scopes.
+std::vector<Scheduler::Barrier> &Scheduler::group_of(BarrierScope scope) {
   switch (scope) {
-    case BarrierScope::kCluster: return clusters_[c.physical_cluster];
-    case BarrierScope::kClusterIpu: return cluster_ipus_[c.physical_cluster];
-    case BarrierScope::kUnion: return unions_[c.physical_cluster / union_clusters_];
-    case BarrierScope::kUnionIpu: return union_ipus_[c.physical_cluster / union_clusters_];
-    case BarrierScope::kTaskEnd: return task_ends_[c.physical_cluster];
+    case BarrierScope::kClusterIpu: return cluster_ipus_;
+    case BarrierScope::kUnion: return unions_;
+    case BarrierScope::kUnionIpu: return union_ipus_;
+    case BarrierScope::kTaskEnd: return task_ends_;
+    default: return clusters_;
   }
-  return clusters_[c.physical_cluster];
+}
+
+size_t Scheduler::group_index(const CoreContext &c, BarrierScope scope) const {
+  const bool union_wide = scope == BarrierScope::kUnion || scope == BarrierScope::kUnionIpu;
+  return static_cast<size_t>(union_wide ? c.physical_cluster / union_clusters_
+                                        : c.physical_cluster);
+}
+
+Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope scope) {
+  return group_of(scope)[group_index(c, scope)];
 }
 
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
@@ -238,9 +249,8 @@ void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   Barrier &b = barrier_of(c, scope);
   // The timing model meets the same barrier: the n-th arrival of each of its
   // participants (runtime/timing/replay.h).
-  const auto scope_index = static_cast<size_t>(scope);
-  const uint64_t key = barrier_key(scope, static_cast<uint64_t>(&b - group_of(scope).data()),
-                                   me.passed[scope_index]++);
+  const uint64_t key =
+      barrier_key(scope, group_index(c, scope), me.passed[static_cast<size_t>(scope)]++);
   record(c, Step{.op = op, .detail = "barrier", .amount = key,
                  .count = static_cast<uint32_t>(b.participants.size()),
                  .kind = StepKind::kBarrier, .pipe = kIoPipe});
@@ -249,16 +259,6 @@ void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   me.wake_fault.clear();
   Fiber::park();  // the worker records the arrival once this core is off its stack
   if (!me.wake_fault.empty()) detail::fault(c, fmt::format("{}: {}", op, me.wake_fault));
-}
-
-std::vector<Scheduler::Barrier> &Scheduler::group_of(BarrierScope scope) {
-  switch (scope) {
-    case BarrierScope::kCluster: return clusters_;
-    case BarrierScope::kUnion: return unions_;
-    case BarrierScope::kUnionIpu: return union_ipus_;
-    case BarrierScope::kTaskEnd: return task_ends_;
-  }
-  return clusters_;
 }
 
 }  // namespace mlusim

@@ -80,6 +80,7 @@ class Scheduler {
   std::string who_waits(const Barrier &b) const;
   Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
   std::vector<Barrier> &group_of(BarrierScope scope);
+  size_t group_index(const CoreContext &c, BarrierScope scope) const;
 
   std::vector<Core> cores_;
   std::vector<std::vector<int>> units_;

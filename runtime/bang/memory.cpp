@@ -148,19 +148,19 @@ void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, b
   if (space == Space::kNram) return;
   log_copy_side(c, space, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write, op);
   const bool gdram = space == Space::kGdram;
-  double cycles =
-      c.cost.onchip_latency + static_cast<double>(bytes) / c.cost.onchip_bytes_per_cycle;
-  if (gdram) {
-    const double traffic = gdram_granules(bytes, 1);
-    c.gdram_traffic += traffic;
-    cycles = c.cost.gdram_latency + traffic / c.cost.gdram_bytes_per_cycle;
-  }
-  const Pipe pipe = gdram ? kIoPipe : kMovePipe;
-  const Access a = write ? access_of(p, bytes, nullptr, 0, nullptr, 0)
-                         : access_of(nullptr, 0, p, bytes, nullptr, 0);
-  issue(c, pipe, cycles, false, a, op, space_name(space), write ? p : nullptr,
-        write ? nullptr : p, bytes);
-  if (!write) c.now = std::max(c.now, c.pipe_free[pipe]);  // scalar code needs the value
+  const Segments range{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1};
+  Step step{.op = op, .detail = space_name(space),
+            .access = write ? access_of(p, bytes, nullptr, 0, nullptr, 0)
+                            : access_of(nullptr, 0, p, bytes, nullptr, 0),
+            .amount = bytes, .kind = gdram ? StepKind::kGdramCopy : StepKind::kOnchipCopy,
+            .pipe = gdram ? kIoPipe : kMovePipe};
+  if (gdram)
+    step.blocks = gdram_blocks(c, write ? BlockSpan{} : blocks_of(range),
+                               write ? blocks_of(range) : BlockSpan{});
+  issue(c, step);
+  if (!write)  // scalar code needs the value: the stream waits for it
+    record(c, Step{.op = op, .detail = "wait", .count = 1u << step.pipe, .kind = StepKind::kFence,
+                   .pipe = step.pipe});
 }
 
 namespace {

@@ -43,7 +43,7 @@ void rearrangement(const char *op, T *dst, const T *src, size_t src_elements,
     check_write(c, op, dst, dst_bytes);
   }
   require_apart(op, dst, src, std::max(src_bytes, dst_bytes));
-  charge_vector<T>(c, op, access_of(dst, dst_bytes, src, src_bytes, nullptr, 0), dst, src,
+  charge_vector<T>(c, op, access_of(dst, dst_bytes, src, src_bytes, nullptr, 0),
                    std::max(src_bytes, dst_bytes), dst_elements);
 }
 

@@ -33,7 +33,7 @@ void library_map(const char *op, int count, D *dst, const S *a, const S *b, F f)
     check_read(c, op, b, in);
   }
   check_write(c, op, dst, out);
-  charge_vector<S>(c, op, access_of(dst, out, a, in, b, b != nullptr ? in : 0), dst, a,
+  charge_vector<S>(c, op, access_of(dst, out, a, in, b, b != nullptr ? in : 0),
                    in > out ? in : out, n);
   for (size_t i = 0; i < n; ++i) dst[i] = f(a[i], b != nullptr ? b[i] : S{});
 }

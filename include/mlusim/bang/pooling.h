@@ -109,7 +109,7 @@ void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, i
   const size_t work = outputs * kh * kw;
   charge_vector<T>(c, op, mlusim::access_of(dst, index_offset + outputs * 4, src,
                                             h * w * ch * sizeof(T), nullptr, 0),
-                   dst, src, work * sizeof(T), work);
+                   work * sizeof(T), work);
   for (size_t y = 0; y < oh; ++y)
     for (size_t x = 0; x < ow; ++x)
       for (size_t k = 0; k < ch; ++k) {

@@ -74,7 +74,7 @@ void extreme(const char *op, T *dst, const T *src, int count, Better better) {
   require_shaped(c, op, "src", Space::kNram, src, n * sizeof(T), true);
   require_shaped(c, op, "dst", Space::kNram, dst, sizeof(T) + sizeof(Index), false);
   charge_vector<T>(c, op, access_of(dst, sizeof(T) + sizeof(Index), src, n * sizeof(T), nullptr, 0),
-                   dst, src, n * sizeof(T), n);
+                   n * sizeof(T), n);
   size_t best = 0;
   for (size_t i = 1; i < n; ++i)
     if (better(src[i], src[best])) best = i;

@@ -37,7 +37,7 @@ void compare_to_bits(const char *op, T *dst, const T *a, const T *b, int count, 
   require_shaped(c, op, "src0", Space::kNram, a, bytes, true);
   require_shaped(c, op, "src1", Space::kNram, b, bytes, true);
   require_shaped(c, op, "dst", Space::kNram, dst, n / 8, false);
-  charge_vector<T>(c, op, access_of(dst, n / 8, a, bytes, b, bytes), dst, a, bytes, n);
+  charge_vector<T>(c, op, access_of(dst, n / 8, a, bytes, b, bytes), bytes, n);
   auto *out = reinterpret_cast<uint8_t *>(dst);  // dst may be a: read each byte's 8 first
   for (size_t byte = 0; byte < n / 8; ++byte) {
     uint8_t packed = 0;
@@ -85,7 +85,7 @@ unsigned __bang_filter_bitindex(T *dst, const T *src, const void *bits, int coun
   mlusim::detail::require_shaped(c, op, "mask", mlusim::Space::kNram, bits, n / 8, true);
   mlusim::detail::require_shaped(c, op, "dst", mlusim::Space::kNram, dst, bytes, false);
   mlusim::detail::charge_vector<T>(c, op, mlusim::access_of(dst, bytes, src, bytes, bits, n / 8),
-                                   dst, src, bytes, n);
+                                   bytes, n);
   const auto *mask = static_cast<const uint8_t *>(bits);
   unsigned kept = 0;  // dst may be src: each element moves down or stays
   for (size_t i = 0; i < n; ++i)
