@@ -165,9 +165,12 @@ bool is_clang(const std::string &compiler) {
 //   "x = c ? 0 : (x = y)" (well defined since C++17; clang knows). mlu-ops
 //   builds its .mlu files with -Wall -Werror, so those warnings are turned off
 //   right after -Wall (a later -W option still turns one back on).
+// - with clang, -Wno-absolute-value: clang reports abs() of a bool
+//   (mlu-ops' logspace), which cncc builds under -Werror.
 std::vector<std::string> as_cncc(const std::vector<std::string> &flags,
                                  const std::string &compiler) {
   std::vector<std::string> out = {"-fno-strict-aliasing"};
+  if (is_clang(compiler)) out.push_back("-Wno-absolute-value");
   for (const std::string &f : flags) {
     out.push_back(f);
     if (f != "-Wall") continue;
