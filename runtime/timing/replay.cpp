@@ -138,6 +138,11 @@ class Replay {
         for (Core &k : cores_) k.out.finish = std::max(k.out.finish, std::max(k.now, now_));
         break;
       }
+    for (size_t i = 0; i < cores_.size(); ++i)
+      if (cores_[i].state != Core::kDone)
+        log::runtime().error("timing model: core {} stopped at step {} of {} ({})", i,
+                             cores_[i].next, cores_[i].steps->size(),
+                             cores_[i].state == Core::kAtBarrier ? "at a barrier" : "waiting");
     std::vector<CoreTiming> out;
     out.reserve(cores_.size());
     for (Core &k : cores_) out.push_back(std::move(k.out));
@@ -286,22 +291,34 @@ class Replay {
     return n.after;
   }
 
-  // Places the next instructions of pipe p while their starts can be known.
-  void place(int core, Pipe p) {
+  // Places what can be placed on every pipe of the core: an instruction placed
+  // on one pipe may be what another pipe's next one waits for.
+  void place_all(int core) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (int p = 0; p < kPipeCount; ++p) moved |= place(core, static_cast<Pipe>(p));
+    }
+  }
+
+  // Places the next instructions of pipe p while their starts can be known;
+  // true if it placed any.
+  bool place(int core, Pipe p) {
     Core &k = cores_[core];
     PipeRing &q = k.pipe[p];
+    const uint64_t before = k.placed[p];
     while (k.placed[p] < q.tail()) {
       const uint64_t seq = k.placed[p];
       Node &n = q.at(seq);
       const double pred_end = seq > q.head() ? q.at(seq - 1).end : 0.0;
-      if (pred_end == kUnknown) return;  // one request at a time
+      if (pred_end == kUnknown) break;  // one request at a time
       const double after = ends_waited_for(k, n);
-      if (after == kUnknown) return;
+      if (after == kUnknown) break;
       n.ready = std::max(n.issue, pred_end);
       n.start = std::max(n.ready, after);
       ++k.placed[p];
       price(core, k, p, seq, n);
     }
+    return k.placed[p] != before;
   }
 
   void price(int core, Core &k, Pipe p, uint64_t seq, Node &n) {
@@ -341,7 +358,7 @@ class Replay {
       Core &k = cores_[i];
       if (!k.dirty && atomic_waiters_ == 0) continue;
       k.dirty = false;
-      for (int p = 0; p < kPipeCount; ++p) place(static_cast<int>(i), static_cast<Pipe>(p));
+      place_all(static_cast<int>(i));
       if (k.state == Core::kBlocked) {  // it retries the step it stopped at
         k.state = Core::kRunning;
         schedule(static_cast<int>(i));
