@@ -104,6 +104,11 @@ typedef struct {
   char name[64];
   int launches;
   double device_time_us;
+  /* The range of device_time_us when every constant of the cost model that is
+   * still an estimate is set to half and to double its value, each the way
+   * that shortens, then lengthens the launch (docs/cost_model.md). */
+  double device_time_us_low;
+  double device_time_us_high;
   double bytes_moved[MLUSIM_DIRECTION_COUNT];
   double gdram_bytes;          /* GDRAM traffic of every kind, atomics included */
   double vector_ops_float;     /* elements processed by vector intrinsics, per dtype width */
@@ -120,6 +125,9 @@ typedef struct {
   int theory_dtype;            /* mlu-ops dtype whose peak compute efficiency uses */
   double io_efficiency;
   double compute_efficiency;
+  /* Their ranges, from the device time's (-1 where the efficiency is). */
+  double io_efficiency_low, io_efficiency_high;
+  double compute_efficiency_low, compute_efficiency_high;
 } mlusimReport_t;
 
 /* The calling host thread's last launch or operator call on `queue` (threads

@@ -52,7 +52,21 @@ int print_devices() {
   return 0;
 }
 
-std::string percent(double efficiency) { return mlusim::svg::percent({efficiency}); }
+// "41.5% [33-47]": the efficiency and its error bar (docs/cost_model.md).
+std::string percent_range(double efficiency, double low, double high) {
+  if (efficiency < 0) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof(buf), "%.1f%% [%.0f-%.0f]", 100 * efficiency, 100 * low, 100 * high);
+  return buf;
+}
+
+// "12.34 [9.8-17.1]": the device time and its error bar.
+std::string time_range(const mlusimReport_t &r) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2f [%.3g-%.3g]", r.device_time_us, r.device_time_us_low,
+                r.device_time_us_high);
+  return buf;
+}
 
 const char *bottleneck(const mlusimReport_t &r) {
   if (r.io_efficiency < 0 && r.compute_efficiency < 0) return "-";
@@ -64,18 +78,21 @@ mlusimDeviceSpec_t print_table_header() {
   mlusimGetDeviceSpec(&spec);
   std::printf("simulated device: %s (%d x %d cores, %.1f GB/s)\n\n", spec.name, spec.clusters,
               spec.cores_per_cluster, spec.gdram_gbps);
-  std::printf("%-28s %-34s %-6s %12s %8s %8s %-8s %-26s %10s\n", "operator", "case", "dtype",
-              "device_us", "io_eff", "comp_eff", "bound", "accuracy vs CPU", "host_ms");
+  std::printf("%-28s %-34s %-6s %22s %16s %16s %-8s %-26s %10s\n", "operator", "case", "dtype",
+              "device_us [range]", "io_eff", "comp_eff", "bound", "accuracy vs CPU", "host_ms");
   std::fflush(stdout);
   return spec;
 }
 
 void print_row(const Row &row) {
-  std::printf("%-28s %-34s %-6s %12.2f %8s %8s %-8s %-26s %10.2f\n", row.op.c_str(),
-              row.case_name.c_str(), row.dtype.c_str(), row.report.device_time_us,
-              percent(row.report.io_efficiency).c_str(),
-              percent(row.report.compute_efficiency).c_str(), bottleneck(row.report),
-              (row.accuracy + (row.passed ? " ok" : " FAIL")).c_str(), row.host_ms);
+  const mlusimReport_t &r = row.report;
+  std::printf("%-28s %-34s %-6s %22s %16s %16s %-8s %-26s %10.2f\n", row.op.c_str(),
+              row.case_name.c_str(), row.dtype.c_str(), time_range(r).c_str(),
+              percent_range(r.io_efficiency, r.io_efficiency_low, r.io_efficiency_high).c_str(),
+              percent_range(r.compute_efficiency, r.compute_efficiency_low,
+                            r.compute_efficiency_high)
+                  .c_str(),
+              bottleneck(r), (row.accuracy + (row.passed ? " ok" : " FAIL")).c_str(), row.host_ms);
   std::fflush(stdout);
 }
 
@@ -184,8 +201,12 @@ int run_trace(int argc, char **argv) {
 }
 
 mlusim::report::ChartCase chart_case(const Row &row) {
-  return {row.case_name + " " + row.dtype, {row.report.io_efficiency},
-          {row.report.compute_efficiency}, row.report.device_time_us, row.passed};
+  const mlusimReport_t &r = row.report;
+  return {row.case_name + " " + row.dtype,
+          mlusim::svg::estimate(r.io_efficiency, r.io_efficiency_low, r.io_efficiency_high),
+          mlusim::svg::estimate(r.compute_efficiency, r.compute_efficiency_low,
+                                r.compute_efficiency_high),
+          r.device_time_us, row.passed};
 }
 
 bool write_text(const std::filesystem::path &path, const std::string &text) {

@@ -8,6 +8,12 @@
 
 namespace mlusim::timing {
 
-Prices prices_of(const DeviceSpec &spec);
+// The model's prices, or every constant that is still an estimate set to half
+// or double its value, whichever shortens (kLow) or lengthens (kHigh) a launch:
+// the ends of a launch's error bar (docs/cost_model.md).
+enum class Estimates { kAsFitted, kLow, kHigh };
+
+Prices prices_of(const DeviceSpec &spec, Estimates estimates = Estimates::kAsFitted);
+double launch_overhead_us(const DeviceSpec &spec, Estimates estimates);
 
 }  // namespace mlusim::timing
