@@ -22,6 +22,13 @@ struct Estimate {
   bool has_range() const { return !std::isnan(lo) && !std::isnan(hi); }
 };
 
+// A figure of mlusimReport_t with its bounds: no range when they are -1 (no
+// figure) or both equal the value (no estimated constant moved it).
+inline Estimate estimate(double value, double low, double high) {
+  if (low < 0 || high < 0 || (low == value && high == value)) return {value};
+  return {value, low, high};
+}
+
 // "23.4%" or "23.4% (19.0–27.9%)" for a fraction; "-" for a negative value
 // (mlu-ops' "no figure").
 std::string percent(const Estimate &e);

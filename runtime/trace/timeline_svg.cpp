@@ -308,12 +308,22 @@ std::string count(int n, const char *one, const char *many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+// "12.34 us" or "12.34 us (9.80–17.10 us)" with the cost model's range.
+std::string time_with_range(const mlusimReport_t &r) {
+  const svg::Estimate t = svg::estimate(r.device_time_us, r.device_time_us_low, r.device_time_us_high);
+  if (!t.has_range()) return fmt::format("{:.2f} us", t.value);
+  return fmt::format("{:.2f} us ({:.2f}–{:.2f} us)", t.value, t.lo, t.hi);
+}
+
 std::string efficiency_line(const Launch &l) {
   if (!l.in_op) return "not inside an operator call: no IO or compute efficiency";
   const mlusimReport_t &op = l.op;
-  return fmt::format("operator {}: {}, {:.2f} us, IO efficiency {}, compute efficiency {}",
-                     op.name, count(op.launches, "launch", "launches"), op.device_time_us,
-                     svg::percent({op.io_efficiency}), svg::percent({op.compute_efficiency}));
+  return fmt::format(
+      "operator {}: {}, {}, IO efficiency {}, compute efficiency {}", op.name,
+      count(op.launches, "launch", "launches"), time_with_range(op),
+      svg::percent(svg::estimate(op.io_efficiency, op.io_efficiency_low, op.io_efficiency_high)),
+      svg::percent(svg::estimate(op.compute_efficiency, op.compute_efficiency_low,
+                                 op.compute_efficiency_high)));
 }
 
 void draw_title(svg::Document &doc, const Launch &l) {
@@ -330,9 +340,9 @@ void draw_title(svg::Document &doc, const Launch &l) {
                        l.cores.size()),
            "t2");
   doc.text(8, 55,
-           fmt::format("launch {:.2f} us = {:.2f} us run + {:.2f} us launch overhead; "
+           fmt::format("launch {} = {:.2f} us run + {:.2f} us launch overhead; "
                        "GDRAM {} at {:.1f} GB/s = {:.1f}% of {:.1f} GB/s",
-                       r.device_time_us, run_us, d.launch_overhead_us, megabytes(r.gdram_bytes), gbps,
+                       time_with_range(r), run_us, d.launch_overhead_us, megabytes(r.gdram_bytes), gbps,
                        100 * gbps / d.gdram_gbps, d.gdram_gbps),
            "t2");
   doc.text(8, 72, efficiency_line(l), "t2");

@@ -75,6 +75,38 @@ TEST(EfficiencyChart, RangesHaveErrorBarsAndMissingFiguresAreSaid) {
   EXPECT_EQ(plain.count("//s:text[.=\"the cost model's range\"]"), 0u);
 }
 
+// The error bar of 45% (40-50%) spans 40% to 50% on the scale the 30% and
+// 60% lines set: x(f) = left + f / 30% * (line30 - left).
+TEST(EfficiencyChart, ErrorBarsSpanTheirRange) {
+  const SvgDocument doc(mlusim::report::efficiency_chart_svg(sample()));
+  ASSERT_TRUE(doc.well_formed());
+  const double line30 = number(doc.values("//s:line[@class='std2']/@x1").at(0));
+  const double left = number(doc.values("//s:rect[@class='io']/@x").at(1));
+  auto x = [&](double fraction) { return left + fraction / 0.3 * (line30 - left); };
+  // The case's three lines come after the legend's: the span, its two ends.
+  const std::vector<std::string> x1 = doc.values("//s:line[@class='err']/@x1");
+  const std::vector<std::string> x2 = doc.values("//s:line[@class='err']/@x2");
+  ASSERT_EQ(x1.size(), 6u);
+  EXPECT_NEAR(number(x1[3]), x(0.4), 0.15);
+  EXPECT_NEAR(number(x2[3]), x(0.5), 0.15);
+  EXPECT_NEAR(number(x1[4]), x(0.4), 0.15);
+  EXPECT_NEAR(number(x1[5]), x(0.5), 0.15);
+}
+
+// How a report's bounds become a range: -1 (no figure) or bounds equal to the
+// value (nothing estimated moved it) give none.
+TEST(EfficiencyChart, ReportBoundsBecomeRangesOnlyWhenTheyAreOne) {
+  EXPECT_FALSE(mlusim::svg::estimate(-1, -1, -1).has_range());
+  EXPECT_FALSE(mlusim::svg::estimate(0.5, 0.5, 0.5).has_range());
+  EXPECT_FALSE(mlusim::svg::estimate(0.5, -1, 0.6).has_range());
+  const Estimate e = mlusim::svg::estimate(0.5, 0.4, 0.6);
+  ASSERT_TRUE(e.has_range());
+  EXPECT_EQ(e.lo, 0.4);
+  EXPECT_EQ(e.hi, 0.6);
+  EXPECT_EQ(mlusim::svg::percent(e), "50.0% (40.0–60.0%)");
+  EXPECT_EQ(mlusim::svg::percent(mlusim::svg::estimate(-1, -1, -1)), "-");
+}
+
 TEST(EfficiencyChart, EscapesWhatItWrites) {
   Chart chart = sample();
   chart.op = "a<b>&\"c\"";
