@@ -9,7 +9,7 @@
 
 #include "mlusim/bang/memory.h"
 #include "runtime/bang/print.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/gdram_image.h"
 #include "runtime/last_error.h"
@@ -19,7 +19,7 @@
 #include "runtime/onchip_memory.h"
 #include "runtime/queue.h"
 #include "runtime/race_check.h"
-#include "runtime/schedule.h"
+#include "runtime/core_order.h"
 #include "runtime/scheduler.h"
 #include "runtime/settings.h"
 #include "runtime/timing/prices.h"

@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/handles.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"

@@ -16,7 +16,7 @@
 
 #include "mlusim/bang/detail/core.h"
 #include "runtime/fiber.h"
-#include "runtime/schedule.h"
+#include "runtime/core_order.h"
 
 namespace mlusim {
 

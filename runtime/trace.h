@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "mlusim/bang/detail/core.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/timing/replay.h"
 
 namespace mlusim::trace {

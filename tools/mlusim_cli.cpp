@@ -9,7 +9,8 @@
 //                               per operator (<dir>/<op>.svg, default docs/charts)
 //   mlusim schedules [--seeds N] <program> [args] | demo [op]
 //                               runs every launch under several core orders, fails on
-//                               outputs that differ (runtime/schedule.h)
+//                               outputs that differ (runtime/core_order.h)
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +27,7 @@
 #include <vector>
 
 #include "mlusim.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/trace/svg.h"
 #include "tools/demo.h"
 #include "tools/progress.h"
@@ -52,20 +53,22 @@ int print_devices() {
   return 0;
 }
 
-// "41.5% [33-47]": the efficiency and its error bar (docs/cost_model.md).
-std::string percent_range(double efficiency, double low, double high) {
-  if (efficiency < 0) return "-";
-  char buf[48];
-  std::snprintf(buf, sizeof(buf), "%.1f%% [%.0f-%.0f]", 100 * efficiency, 100 * low, 100 * high);
-  return buf;
+// A figure with the digits that matter at its size: 0.72, 41.5, 1460.
+std::string figure(double x) {
+  return fmt::format(fmt::runtime(x < 10 ? "{:.2f}" : x < 1000 ? "{:.1f}" : "{:.0f}"), x);
 }
 
-// "12.34 [9.8-17.1]": the device time and its error bar.
+// "41.5% [33.0-47.2]": the efficiency and its error bar (docs/cost_model.md).
+std::string percent_range(double efficiency, double low, double high) {
+  if (efficiency < 0) return "-";
+  return fmt::format("{}% [{}-{}]", figure(100 * efficiency), figure(100 * low),
+                     figure(100 * high));
+}
+
+// "755.1 [411.0-1460]": the device time and its error bar.
 std::string time_range(const mlusimReport_t &r) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.2f [%.3g-%.3g]", r.device_time_us, r.device_time_us_low,
-                r.device_time_us_high);
-  return buf;
+  return fmt::format("{} [{}-{}]", figure(r.device_time_us), figure(r.device_time_us_low),
+                     figure(r.device_time_us_high));
 }
 
 const char *bottleneck(const mlusimReport_t &r) {
@@ -78,7 +81,7 @@ mlusimDeviceSpec_t print_table_header() {
   mlusimGetDeviceSpec(&spec);
   std::printf("simulated device: %s (%d x %d cores, %.1f GB/s)\n\n", spec.name, spec.clusters,
               spec.cores_per_cluster, spec.gdram_gbps);
-  std::printf("%-28s %-34s %-6s %22s %16s %16s %-8s %-26s %10s\n", "operator", "case", "dtype",
+  std::printf("%-28s %-34s %-6s %22s %19s %19s %-8s %-26s %10s\n", "operator", "case", "dtype",
               "device_us [range]", "io_eff", "comp_eff", "bound", "accuracy vs CPU", "host_ms");
   std::fflush(stdout);
   return spec;
@@ -86,7 +89,7 @@ mlusimDeviceSpec_t print_table_header() {
 
 void print_row(const Row &row) {
   const mlusimReport_t &r = row.report;
-  std::printf("%-28s %-34s %-6s %22s %16s %16s %-8s %-26s %10.2f\n", row.op.c_str(),
+  std::printf("%-28s %-34s %-6s %22s %19s %19s %-8s %-26s %10.2f\n", row.op.c_str(),
               row.case_name.c_str(), row.dtype.c_str(), time_range(r).c_str(),
               percent_range(r.io_efficiency, r.io_efficiency_low, r.io_efficiency_high).c_str(),
               percent_range(r.compute_efficiency, r.compute_efficiency_low,
