@@ -54,7 +54,7 @@ mluops_build() {
   # operator whose test or symbols fail is left out and the rest rebuilt.
   b_round=1
   while [ -n "$b_built" ]; do
-    configure_mluops "$b_dir" "$b_arch" "$(printf '%s' "$b_built" | tr ' ' ';')"
+    configure_mluops "$b_dir" "$b_arch" "$(printf '%s' "$b_built" | tr ' ' ';')" harness
     say "building libmluops and mluop_gtest (log: $b_dir/logs/gtest-$b_round.log)"
     ninja_build "$b_dir" "gtest-$b_round" mluop_gtest && break
     b_more=$(blocked_operators "$b_dir/logs/gtest-$b_round.log" "$b_dir/logs/operator_folders") ||
@@ -89,7 +89,8 @@ selected_operators() {
 # The operators of "<operator><TAB><error>" lines.
 operators_in() { printf '%s\n' "$1" | awk -F '\t' 'NF { print $1 }' | sort -u | tr '\n' ' '; }
 
-# configure_mluops <dir> <arch> <operators, ;-separated, empty for all>: the
+# configure_mluops <dir> <arch> <operators, ;-separated, empty for all>
+# [harness]: the
 # CMake command mlu-ops' independent_build.sh runs, with Ninja. Libraries
 # are linked with --no-undefined, so that a missing symbol names the object
 # that needs it (and so its operator) when libmluops links.
@@ -107,7 +108,7 @@ configure_mluops() {
     -DMLUOP_TARGET_CPU_ARCH="$(uname -m)" -DMLUOP_PACKAGE_INFO_SET=OFF \
     -DEXTRA_LIBS="$b_extra" -DCMAKE_SHARED_LINKER_FLAGS=-Wl,--no-undefined \
     > "$1/logs/configure.log" 2>&1 || { tail -n 30 "$1/logs/configure.log" >&2; build_failed "$1" "CMake's configure step failed (log: $1/logs/configure.log)"; }
-  keep_times_of_regenerated "$1/src" "$1/logs/regenerated"
+  keep_times_of_regenerated "$1/src" "$1/logs/regenerated" "${4:-}"
 }
 
 # ninja_build <dir> <log name> <target>: builds past failures.

@@ -81,12 +81,16 @@ replace_if_changed() {
   if [ -f "$2" ] && cmp -s "$1" "$2"; then rm -f "$1"; else mv "$1" "$2"; fi
 }
 
-# Files CMake's configure step of mlu-ops rewrites every time (register_op.py):
-# keep_times_of_regenerated <copy> <saved dir> after each configure gives
-# them back their earlier time when their content is unchanged.
+# Files CMake's configure step of mlu-ops rewrites every time (register_op.py
+# writes the harness' operator registry and case list). The harness is built
+# after a configure step for the operators that compiled; each of these files
+# keeps the time it had at the harness' last build whenever its content is
+# the same as then, so that an unchanged harness is not rebuilt.
 REGENERATED_FILES="test/mlu_op_gtest/pb_gtest/src/gtest/case_list.cpp
 test/mlu_op_gtest/pb_gtest/src/gtest/op_register.h"
 
+# keep_times_of_regenerated <copy> <saved dir> [harness]: "harness" when the
+# harness is built next: a changed file is then saved as its new version.
 keep_times_of_regenerated() {
   mkdir -p "$2"
   for st_file in $REGENERATED_FILES; do
@@ -94,7 +98,7 @@ keep_times_of_regenerated() {
     st_saved=$2/$(printf '%s' "$st_file" | tr '/' '_')
     if [ -f "$st_saved" ] && cmp -s "$1/$st_file" "$st_saved"; then
       touch -r "$st_saved" "$1/$st_file"
-    else
+    elif [ "${3:-}" = harness ]; then
       cp -p "$1/$st_file" "$st_saved"
     fi
   done

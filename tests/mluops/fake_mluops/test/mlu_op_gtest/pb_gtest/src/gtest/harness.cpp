@@ -96,8 +96,8 @@ bool run_case(const Registered &op, size_t index, const std::string &path, doubl
   std::printf("[MLU Hardware Time      ]: %g (us)\n[MLU IO Efficiency      ]: %g\n"
               "[MLU Compute Efficiency ]: 0\n", figures.hardware_time_us, io);
   if (!passed) std::printf("%s\n", figures.error.c_str());
-  std::printf("[^  %s ] %s\n", passed ? "    OK" : "FAILED", path.c_str());
-  std::printf("[  %s  ] %s (0 ms)\n", passed ? "     OK" : "FAILED", name.c_str());
+  std::printf("%s %s\n", passed ? "[^      OK ]" : "[^  FAILED ]", path.c_str());
+  std::printf("%s %s (0 ms)\n", passed ? "[       OK ]" : "[  FAILED  ]", name.c_str());
   return passed;
 }
 
