@@ -12,6 +12,12 @@
 # BANG_CNCC_INCLUDE_ARGS, and the target's include directories and compile
 # definitions; every other source goes to the host compiler as usual.
 
+# The depfiles of .mlu objects are given to Ninja as they are (absolute paths):
+# this module's functions record the policy when they are defined here.
+if(POLICY CMP0116)
+  cmake_policy(SET CMP0116 NEW)
+endif()
+
 find_program(BANG_CNCC_EXECUTABLE NAMES cncc
   HINTS "${NEUWARE_HOME}/bin" "$ENV{NEUWARE_HOME}/bin" NO_CACHE)
 if(BANG_CNCC_EXECUTABLE)
