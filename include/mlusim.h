@@ -14,9 +14,20 @@ extern "C" {
 
 #define MLUSIM_MAX_CORES 128
 
-/* One simulated MLU generation. docs/devices.md gives the source of every figure. */
+/* The matrix unit's operand classes (by the wider source of an instruction). */
+typedef enum {
+  MLUSIM_MATRIX_INT8 = 0,
+  MLUSIM_MATRIX_INT16,
+  MLUSIM_MATRIX_HALF,  /* half and bfloat16 */
+  MLUSIM_MATRIX_FLOAT,
+  MLUSIM_MATRIX_CLASSES
+} mlusimMatrixClass_t;
+
+/* One simulated MLU board. `mlusim devices` and docs/devices.md give the source
+ * of every figure of the presets and mark the estimates. */
 typedef struct {
   char name[32];
+  int bang_arch;               /* __BANG_ARCH__ of its cores: 270, 290, 372, 592 */
   int clusters;
   int cores_per_cluster;
   size_t nram_bytes;           /* physical NRAM per core */
@@ -24,18 +35,18 @@ typedef struct {
   size_t sram_bytes;           /* physical SRAM per cluster */
   size_t stack_reserve_bytes;  /* taken from NRAM and SRAM for the stack (MAX_NRAM_SIZE) */
   size_t gdram_bytes;
-  double clock_ghz;
+  size_t l2_bytes;             /* the GDRAM side's cache (not modelled: reported to the SDK) */
+  int gdram_bus_bits;
+  double clock_ghz;            /* the cores' clock: the preset's is the rated one */
   double gdram_gbps;           /* whole-device GDRAM bandwidth, GB/s */
   double cluster_gbps;         /* most one cluster can draw from GDRAM, GB/s */
   double onchip_bytes_per_cycle; /* NRAM<->NRAM/SRAM/WRAM moves per core */
   double vector_bytes_per_cycle; /* vector unit width: ops/cycle = this / sizeof(dtype) */
-  double matrix_ops_per_cycle;   /* matrix unit (__bang_matmul/__bang_conv) per core, 16-bit
-                                    operands (half, int16), 2 ops per multiply-add; float at
-                                    1/4 of it, int8 at twice it */
-  double gdram_latency_cycles;
+  double matrix_macs_per_cycle[MLUSIM_MATRIX_CLASSES]; /* per core, by mlusimMatrixClass_t */
+  double gdram_latency_ns;     /* a GDRAM request's latency: memory time, not core cycles */
+  double atomic_latency_ns;    /* a GDRAM read-modify-write's */
   double onchip_latency_cycles;
   double vector_latency_cycles;
-  double atomic_latency_cycles;
   double barrier_latency_cycles;
   double launch_overhead_us;
   int nram_align_bytes;        /* vector operands must start on this boundary */
@@ -46,10 +57,15 @@ typedef struct {
 int mlusimGetPresetCount(void);
 cnrtRet_t mlusimGetPreset(int index, mlusimDeviceSpec_t *spec);
 /* Selects the simulated device by preset name (e.g. "MLU370-X4"); also read from
- * the MLUSIM_DEVICE environment variable at start-up. */
+ * the MLUSIM_DEVICE environment variable at start-up. An unknown name is an
+ * error that lists the presets. */
 cnrtRet_t mlusimSetDevicePreset(const char *name);
 cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec);
 cnrtRet_t mlusimGetDeviceSpec(mlusimDeviceSpec_t *spec);
+/* Runs the current device's cores at `mhz` (boards run at 200-1600 MHz; the
+ * preset's is its rated clock). 0 restores the rated clock of the current
+ * preset. Also read from MLUSIM_CLOCK_MHZ at start-up. */
+cnrtRet_t mlusimSetClockMHz(double mhz);
 /* Peak vector ops per second of the whole device for an mlu-ops dtype code. */
 double mlusimPeakOpsPerSecond(int mluop_dtype);
 

@@ -1,11 +1,15 @@
 #include "runtime/device_spec.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <deque>
 #include <mutex>
 
+#include <spdlog/fmt/fmt.h>
+
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 
 namespace mlusim {
 namespace {
@@ -14,54 +18,141 @@ constexpr size_t KiB = 1024;
 constexpr size_t MiB = 1024 * KiB;
 constexpr size_t GiB = 1024 * MiB;
 
-// Figures and their sources: docs/devices.md. Latencies and on-chip widths are
-// estimates (no public figure); they are shared by all presets.
-DeviceSpec make_preset(const char *name, int clusters, size_t nram, size_t wram, size_t sram,
-                       size_t gdram, double clock_ghz, double gdram_gbps, double cluster_gbps,
-                       double matrix_ops_per_cycle) {
+// Where the figures come from: short tags, which `mlusim devices` and
+// docs/devices.md explain in full.
+constexpr const char *kDriverMcu = "driver-mcu";
+constexpr const char *kDriverAttr = "driver-attr";
+constexpr const char *kDriverPeak = "driver-peak";
+constexpr const char *kMluOpsKernel = "mlu-ops-sizes";
+constexpr const char *kGtestCluster = "mlu-ops-gtest";
+constexpr const char *kGuideAlign = "mlu-ops-kernels";
+constexpr const char *kEstimate = "estimate";
+
+// One board as the driver describes it; the cost model's own constants
+// (latencies, widths) are shared estimates, fitted in docs/cost_model.md.
+struct Board {
+  const char *name;
+  int bang_arch;
+  int clusters;
+  double clock_mhz;
+  double gdram_gbps;
+  int bus_bits;
+  size_t l2, sram, nram, wram, gdram;
+  double cluster_gbps;
+  double macs[MLUSIM_MATRIX_CLASSES];  // int8, int16, half, float
+  // Sources of the figures that differ between boards.
+  const char *nram_source, *wram_source, *gdram_source, *cluster_source, *float_macs_source;
+};
+
+constexpr double kMlu370Macs[] = {4096, 2048, 1536, 384};
+constexpr double kMlu590Macs[] = {4096, 1024, 2048, 512};
+// MLU270/290: the driver lists INT8 and INT16 only; half and float are guesses
+// at the same ratio as the MLU370's.
+constexpr double kMlu2xxMacs[] = {4096, 2048, 1536, 384};
+
+constexpr Board kBoards[] = {
+    {"MLU370-X4", 372, 8, 1000, 307.2, 384, 2 * MiB, 4 * MiB, 768 * KiB, 1024 * KiB, 24 * GiB,
+     128, {kMlu370Macs[0], kMlu370Macs[1], kMlu370Macs[2], kMlu370Macs[3]}, kMluOpsKernel,
+     kEstimate, "card", kGtestCluster, kDriverPeak},
+    {"MLU370-S4", 372, 6, 1000, 307.2, 384, 2 * MiB, 4 * MiB, 768 * KiB, 1024 * KiB, 24 * GiB,
+     128, {kMlu370Macs[0], kMlu370Macs[1], kMlu370Macs[2], kMlu370Macs[3]}, kMluOpsKernel,
+     kEstimate, "card", kGtestCluster, kDriverPeak},
+    // One of the card's two devices, as the board presents it. The BANG C
+    // guide says 1300 MHz; the driver says 1000 (the M8 runs at 1300): the
+    // driver is followed.
+    {"MLU370-X8", 372, 4, 1000, 307.2, 384, 2 * MiB, 4 * MiB, 768 * KiB, 1024 * KiB, 24 * GiB,
+     128, {kMlu370Macs[0], kMlu370Macs[1], kMlu370Macs[2], kMlu370Macs[3]}, kMluOpsKernel,
+     kEstimate, "card", kGtestCluster, kDriverPeak},
+    {"MLU370-M8", 372, 8, 1300, 307.2, 384, 2 * MiB, 4 * MiB, 768 * KiB, 1024 * KiB, 48 * GiB,
+     128, {kMlu370Macs[0], kMlu370Macs[1], kMlu370Macs[2], kMlu370Macs[3]}, kMluOpsKernel,
+     kEstimate, kEstimate, kGtestCluster, kDriverPeak},
+    {"MLU270", 270, 4, 1000, 102.4, 256, 1 * MiB, 2 * MiB, 512 * KiB, 1024 * KiB, 16 * GiB,
+     102.4, {kMlu2xxMacs[0], kMlu2xxMacs[1], kMlu2xxMacs[2], kMlu2xxMacs[3]},
+     kMluOpsKernel, kEstimate, kEstimate, kEstimate,
+     kEstimate},
+    {"MLU290", 290, 16, 1000, 1228.8, 4096, 2 * MiB, 2 * MiB, 512 * KiB, 512 * KiB, 32 * GiB,
+     128, {kMlu2xxMacs[0], kMlu2xxMacs[1], kMlu2xxMacs[2], kMlu2xxMacs[3]}, kEstimate,
+     kEstimate, "card", kEstimate, kEstimate},
+    {"MLU590-H8", 592, 12, 1500, 2048, 5120, 40 * MiB, 2 * MiB, 448 * KiB, 512 * KiB,
+     80 * GiB, 256, {kMlu590Macs[0], kMlu590Macs[1], kMlu590Macs[2], kMlu590Macs[3]},
+     kMluOpsKernel, kEstimate, kEstimate, kEstimate, kDriverPeak},
+    {"MLU590-M9", 592, 12, 1600, 2764.8, 6144, 48 * MiB, 2 * MiB, 448 * KiB, 512 * KiB,
+     64 * GiB, 256, {kMlu590Macs[0], kMlu590Macs[1], kMlu590Macs[2], kMlu590Macs[3]},
+     kMluOpsKernel, kEstimate, kEstimate, kEstimate, kDriverPeak},
+};
+
+// The cost model's constants no public figure gives (docs/cost_model.md).
+constexpr double kGdramLatencyNs = 500;
+constexpr double kAtomicLatencyNs = 700;
+constexpr double kOnchipLatencyCycles = 30;
+constexpr double kVectorLatencyCycles = 16;
+constexpr double kBarrierLatencyCycles = 100;
+constexpr double kLaunchOverheadUs = 5;
+constexpr size_t kStackReserve = 128 * KiB;
+
+DeviceSpec spec_of(const Board &b) {
   DeviceSpec s{};
-  std::snprintf(s.name, sizeof(s.name), "%s", name);
-  s.clusters = clusters;
+  std::snprintf(s.name, sizeof(s.name), "%s", b.name);
+  s.bang_arch = b.bang_arch;
+  s.clusters = b.clusters;
   s.cores_per_cluster = 4;
-  s.nram_bytes = nram;
-  s.wram_bytes = wram;
-  s.sram_bytes = sram;
-  s.stack_reserve_bytes = 128 * KiB;
-  s.gdram_bytes = gdram;
-  s.clock_ghz = clock_ghz;
-  s.gdram_gbps = gdram_gbps;
-  s.cluster_gbps = cluster_gbps;
+  s.nram_bytes = b.nram;
+  s.wram_bytes = b.wram;
+  s.sram_bytes = b.sram;
+  s.stack_reserve_bytes = kStackReserve;
+  s.gdram_bytes = b.gdram;
+  s.l2_bytes = b.l2;
+  s.gdram_bus_bits = b.bus_bits;
+  s.clock_ghz = b.clock_mhz / 1000;
+  s.gdram_gbps = b.gdram_gbps;
+  s.cluster_gbps = b.cluster_gbps;
   s.onchip_bytes_per_cycle = 128;
   s.vector_bytes_per_cycle = 128;
-  s.matrix_ops_per_cycle = matrix_ops_per_cycle;
-  s.gdram_latency_cycles = 500;
-  s.onchip_latency_cycles = 30;
-  s.vector_latency_cycles = 16;
-  s.atomic_latency_cycles = 700;
-  s.barrier_latency_cycles = 100;
-  s.launch_overhead_us = 5;
+  for (int m = 0; m < MLUSIM_MATRIX_CLASSES; ++m) s.matrix_macs_per_cycle[m] = b.macs[m];
+  s.gdram_latency_ns = kGdramLatencyNs;
+  s.atomic_latency_ns = kAtomicLatencyNs;
+  s.onchip_latency_cycles = kOnchipLatencyCycles;
+  s.vector_latency_cycles = kVectorLatencyCycles;
+  s.barrier_latency_cycles = kBarrierLatencyCycles;
+  s.launch_overhead_us = kLaunchOverheadUs;
   s.nram_align_bytes = 64;
   s.vector_count_align_bytes = 128;
   s.transpose_align_bytes = 64;
   return s;
 }
 
-const DeviceSpec kPresets[] = {
-    make_preset("MLU370-X4", 8, 768 * KiB, 1024 * KiB, 4 * MiB, 24 * GiB, 1.0, 307.2, 128.0,
-                3000),
-    make_preset("MLU270", 4, 512 * KiB, 1024 * KiB, 2 * MiB, 16 * GiB, 1.0, 102.4, 102.4, 4000),
-    make_preset("MLU290", 16, 512 * KiB, 512 * KiB, 2 * MiB, 32 * GiB, 1.0, 1024.0, 128.0,
-                4000),
-};
+const std::vector<DeviceSpec> &presets() {
+  static const std::vector<DeviceSpec> all = [] {
+    std::vector<DeviceSpec> v;
+    for (const Board &b : kBoards) v.push_back(spec_of(b));
+    return v;
+  }();
+  return all;
+}
 
+std::string preset_names() {
+  std::string names;
+  for (const DeviceSpec &p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
+bool valid_clock_mhz(double mhz) { return std::isfinite(mhz) && mhz >= 100 && mhz <= 3000; }
+
+// MLUSIM_DEVICE and MLUSIM_CLOCK_MHZ: a bad value is kept as a settings
+// problem (runtime/settings.h), which fails every launch until it is mended.
 DeviceSpec initial_device() {
-  const char *env = std::getenv("MLUSIM_DEVICE");
-  if (env != nullptr) {
-    if (const DeviceSpec *p = find_preset(env)) return *p;
-    std::fprintf(stderr, "mlusim: MLUSIM_DEVICE=%s is no preset; using %s\n", env,
-                 kPresets[0].name);
+  DeviceSpec spec = presets().front();
+  if (const char *name = std::getenv("MLUSIM_DEVICE")) {
+    if (const DeviceSpec *p = find_preset(name)) spec = *p;
+    else setting_invalid("MLUSIM_DEVICE", name, "a preset: " + preset_names());
   }
-  return kPresets[0];
+  if (const char *clock = std::getenv("MLUSIM_CLOCK_MHZ")) {
+    char *end = nullptr;
+    const double mhz = std::strtod(clock, &end);
+    if (end != clock && *end == '\0' && valid_clock_mhz(mhz)) spec.clock_ghz = mhz / 1000;
+    else setting_invalid("MLUSIM_CLOCK_MHZ", clock, "a clock in MHz from 100 to 3000");
+  }
+  return spec;
 }
 
 // Every device ever selected, never changed once published: a reader holds a
@@ -78,16 +169,25 @@ DeviceHistory &history() {
   return h;
 }
 
+std::string size_text(size_t bytes) {
+  if (bytes >= GiB && bytes % GiB == 0) return fmt::format("{} GiB", bytes / GiB);
+  if (bytes >= MiB && bytes % MiB == 0) return fmt::format("{} MiB", bytes / MiB);
+  return fmt::format("{} KiB", bytes / KiB);
+}
+
 }  // namespace
 
-int preset_count() { return static_cast<int>(std::size(kPresets)); }
-const DeviceSpec &preset(int index) { return kPresets[index]; }
+int preset_count() { return static_cast<int>(presets().size()); }
+const DeviceSpec &preset(int index) { return presets()[static_cast<size_t>(index)]; }
 
 const DeviceSpec *find_preset(std::string_view name) {
-  for (const DeviceSpec &p : kPresets) {
+  for (const DeviceSpec &p : presets())
     if (name == p.name) return &p;
-  }
   return nullptr;
+}
+
+std::string unknown_preset_message(std::string_view name) {
+  return fmt::format("no preset named '{}'; the presets are {}", name, preset_names());
 }
 
 const DeviceSpec &current_device() {
@@ -101,12 +201,81 @@ void set_current_device(const DeviceSpec &spec) {
     h.specs.push_back(spec);  // a deque never moves the specs already published
     h.current.store(&h.specs.back(), std::memory_order_release);
   }
-  log::runtime().debug("simulated device is now {} ({} clusters x {} cores)", spec.name,
-                      spec.clusters, spec.cores_per_cluster);
+  log::runtime().debug("simulated device is now {} ({} clusters x {} cores at {} MHz)", spec.name,
+                       spec.clusters, spec.cores_per_cluster, spec.clock_ghz * 1000);
 }
 
-namespace detail {
-double matrix_ops_per_cycle() { return current_device().matrix_ops_per_cycle; }
-}  // namespace detail
+bool set_clock_mhz(double mhz) {
+  DeviceSpec spec = current_device();
+  if (mhz == 0) {
+    const DeviceSpec *rated = find_preset(spec.name);
+    if (rated == nullptr) {
+      log::runtime().error("mlusimSetClockMHz(0): '{}' is no preset, so it has no rated clock",
+                           spec.name);
+      return false;
+    }
+    spec.clock_ghz = rated->clock_ghz;
+  } else if (valid_clock_mhz(mhz)) {
+    spec.clock_ghz = mhz / 1000;
+  } else {
+    log::runtime().error("mlusimSetClockMHz: {} MHz is no clock; give 100 to 3000 MHz, or 0 for "
+                         "the preset's rated clock",
+                         mhz);
+    return false;
+  }
+  set_current_device(spec);
+  return true;
+}
+
+std::vector<std::pair<const char *, const char *>> figure_sources() {
+  return {
+      {kDriverMcu, "Cambricon's kernel driver (public, GPL), mcu/cndrv_mcu_info.c, "
+                   "github.com/jklincn/cambricon-mlu-driver at 0206185"},
+      {kDriverAttr, "the same driver, attr/cndrv_attr_mlu{270,290,370,590}.c"},
+      {kDriverPeak, "the same driver's peak multiply-adds per core per cycle"},
+      {kMluOpsKernel, "mlu-ops: usable NRAM in the BANG C guide's sample header (kernel.h's "
+                      "host fallback on MLU270) plus its 128 KiB reserve"},
+      {kGtestCluster, "mlu-ops' gtest: 128 GB/s when one MLU370 cluster is visible"},
+      {kGuideAlign, "mlu-ops' kernels: NFU_ALIGN_SIZE 128, 64-byte NRAM offsets, REM_FOR_STACK"},
+      {"guide", "Cambricon's BANG C operator developer guide, 5.3.4"},
+      {"card", "the card's public specification"},
+      {kEstimate, "no public figure: fitted or guessed, docs/cost_model.md"},
+  };
+}
+
+std::vector<Figure> figures_of(int index) {
+  const Board &b = kBoards[index];
+  const DeviceSpec &s = preset(index);
+  return {
+      {"architecture", fmt::format("mtp_{}", b.bang_arch), kDriverAttr, false},
+      {"clusters x cores", fmt::format("{} x 4", b.clusters), kDriverAttr, false},
+      {"rated clock", fmt::format("{} MHz", b.clock_mhz), kDriverMcu, false},
+      {"GDRAM bandwidth", fmt::format("{} GB/s", b.gdram_gbps), kDriverMcu, false},
+      {"GDRAM bus", fmt::format("{} bits", b.bus_bits), kDriverMcu, false},
+      {"GDRAM size", size_text(b.gdram), b.gdram_source, b.gdram_source == kEstimate},
+      {"L2 cache", size_text(b.l2), kDriverMcu, false},
+      {"SRAM per cluster", size_text(b.sram), kDriverMcu, false},
+      {"NRAM per core", size_text(b.nram), b.nram_source, b.nram_source == kEstimate},
+      {"WRAM per core", size_text(b.wram), b.wram_source, b.wram_source == kEstimate},
+      {"one cluster's GDRAM bandwidth", fmt::format("{} GB/s", b.cluster_gbps), b.cluster_source,
+       b.cluster_source == kEstimate},
+      {"matrix MACs/cycle/core int8, int16",
+       fmt::format("{}, {}", b.macs[MLUSIM_MATRIX_INT8], b.macs[MLUSIM_MATRIX_INT16]),
+       kDriverPeak, false},
+      {"matrix MACs/cycle/core half, float",
+       fmt::format("{}, {}", b.macs[MLUSIM_MATRIX_HALF], b.macs[MLUSIM_MATRIX_FLOAT]),
+       b.float_macs_source, b.float_macs_source == kEstimate},
+      {"vector unit", fmt::format("{} B/cycle/core", s.vector_bytes_per_cycle), "guide", false},
+      {"vector operands", "start 64-B aligned, size a multiple of 128 B", kGuideAlign, false},
+      {"stack reserve (NRAM, SRAM)", size_text(s.stack_reserve_bytes), kGuideAlign, false},
+      {"GDRAM latency", fmt::format("{} ns", s.gdram_latency_ns), kEstimate, true},
+      {"atomic latency", fmt::format("{} ns", s.atomic_latency_ns), kEstimate, true},
+      {"on-chip copy latency", fmt::format("{} cycles", s.onchip_latency_cycles), kEstimate, true},
+      {"on-chip copy width", fmt::format("{} B/cycle", s.onchip_bytes_per_cycle), kEstimate, true},
+      {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},
+      {"barrier latency", fmt::format("{} cycles", s.barrier_latency_cycles), kEstimate, true},
+      {"launch overhead", fmt::format("{} us", s.launch_overhead_us), kEstimate, true},
+  };
+}
 
 }  // namespace mlusim

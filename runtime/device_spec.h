@@ -1,7 +1,10 @@
-// The simulated device: presets of the real MLU generations and the one in use.
+// The simulated device: presets of real MLU boards (figures from Cambricon's
+// kernel driver, docs/devices.md) and the one in use.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "mlusim.h"
 
@@ -12,11 +15,26 @@ using DeviceSpec = mlusimDeviceSpec_t;
 int preset_count();
 const DeviceSpec &preset(int index);
 const DeviceSpec *find_preset(std::string_view name);
+// "no preset named 'X'; the presets are MLU370-X4, ...".
+std::string unknown_preset_message(std::string_view name);
 
 // The device every new launch and every host-side policy sees. Starts as the
-// MLUSIM_DEVICE preset (default MLU370-X4).
+// MLUSIM_DEVICE preset (default MLU370-X4) at the MLUSIM_CLOCK_MHZ clock.
 const DeviceSpec &current_device();
 void set_current_device(const DeviceSpec &spec);
+// The current device at another clock (0: its preset's rated clock); false,
+// with a log line naming the valid range, for a clock no board runs at.
+bool set_clock_mhz(double mhz);
+
+// One figure of a preset as `mlusim devices` shows it, with its source.
+struct Figure {
+  std::string name, value;
+  const char *source;
+  bool estimate;
+};
+std::vector<Figure> figures_of(int preset);
+// The sources' tags and what each stands for.
+std::vector<std::pair<const char *, const char *>> figure_sources();
 
 // Usable NRAM per core as mlu-ops' host code sees it (handle->nram_size).
 inline size_t nram_usable(const DeviceSpec &spec) {

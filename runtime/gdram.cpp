@@ -17,6 +17,7 @@
 
 #include "runtime/device_spec.h"
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 #include "runtime/onchip_memory.h"
 
 namespace mlusim {
@@ -56,7 +57,10 @@ Table &table() {
 
 std::atomic<bool> g_guard = [] {
   const char *env = std::getenv("MLUSIM_GDRAM_GUARD");
-  return env == nullptr || std::strcmp(env, "0") != 0;
+  if (env == nullptr || std::strcmp(env, "1") == 0) return true;
+  if (std::strcmp(env, "0") == 0) return false;
+  setting_invalid("MLUSIM_GDRAM_GUARD", env, "1 (guard pages, the default) or 0");
+  return true;
 }();
 
 size_t page_bytes() {

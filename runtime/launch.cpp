@@ -21,6 +21,7 @@
 #include "runtime/race_check.h"
 #include "runtime/schedule.h"
 #include "runtime/scheduler.h"
+#include "runtime/settings.h"
 #include "runtime/timing/prices.h"
 #include "runtime/timing/replay.h"
 #include "runtime/trace.h"
@@ -236,8 +237,8 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
 // Runs every task of the launch once, in `schedule`'s order, on `cores`
 // (default-constructed, one per core of the plan). Returns the first fault or
 // race, described, or "".
-std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const GdramLease &lease,
-                      std::vector<CoreContext> &cores) {
+std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode races,
+                      const GdramLease &lease, std::vector<CoreContext> &cores) {
   OnchipMemory &mem = OnchipMemory::prepare(p.spec);
   const uint64_t serial = ++g_runs;
   gdram_note_launch(serial);
@@ -245,7 +246,6 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const Gdram
   const bool is_union = p.gang > 0;
   LaunchShared shared{p.name, is_union, nullptr, &layout};
   init_cores(p, mem, lease, shared, layout, cores);
-  const RaceMode races = race_mode();
   std::optional<RaceCheck> race_check;
   if (races != RaceMode::kOff) race_check.emplace(cores);
   const int cpc = p.spec.cores_per_cluster;
@@ -295,9 +295,10 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, const Gdram
 // contents; outputs that differ are a fault naming both schedules. The first
 // schedule's outputs (and its cores' timing) are what the program sees.
 std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &schedules,
+                         RaceMode races,
                          const GdramLease &lease, std::vector<CoreContext> &cores) {
   const GdramImage inputs(lease.snapshot());
-  std::string fault = run_tasks(p, schedules.front(), lease, cores);
+  std::string fault = run_tasks(p, schedules.front(), races, lease, cores);
   if (!fault.empty()) return fault;
   const GdramImage outputs(lease.snapshot());
   const bool atomics = std::any_of(cores.begin(), cores.end(),
@@ -305,7 +306,7 @@ std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &sched
   for (size_t i = 1; i < schedules.size(); ++i) {
     inputs.restore();
     std::vector<CoreContext> again(p.core_count());
-    fault = run_tasks(p, schedules[i], lease, again);
+    fault = run_tasks(p, schedules[i], races, lease, again);
     if (fault.empty()) {
       const std::string differs = outputs.difference(
           GdramImage(lease.snapshot()), schedules.front().name(), schedules[i].name());
@@ -334,11 +335,21 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const QueueRef q = resolve_queue(queue);
   const DeviceSpec spec = current_device();
   const int gang = union_clusters(type);
-  std::string bad = q == nullptr ? "queue is not a live queue" : check_dims(spec, dim, gang);
+  // The settings every launch reads come first: a bad one, or one of those
+  // read at start-up, fails the launch with the valid values (runtime/settings.h).
+  const RaceMode races = race_mode();
+  const Schedule schedule = launch_schedule();
+  const std::vector<Schedule> compared = schedules_to_compare();
+  const std::string settings = settings_problems();
+  const std::string bad = q == nullptr          ? "queue is not a live queue"
+                          : !settings.empty()   ? "mlusim's settings: " + settings
+                                                : check_dims(spec, dim, gang);
   if (!bad.empty()) {
     set_last_error_message(fmt::format("launch of kernel '{}' rejected: {}", name, bad));
     log::runtime().error(last_error_message());
-    return fail_launch(q.get(), q == nullptr ? cnrtErrorInvalidQueue : cnrtErrorInvalidKernelDim);
+    return fail_launch(q.get(), q == nullptr          ? cnrtErrorInvalidQueue
+                                : !settings.empty()   ? cnrtErrorArgsInvalid
+                                                      : cnrtErrorInvalidKernelDim);
   }
 
   std::lock_guard<std::mutex> lock(g_launch_mutex);
@@ -350,9 +361,8 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     std::vector<CoreContext> &cores;
     ~GiveBack() { take_back_step_logs(cores); }
   } give_back{cores};
-  const std::vector<Schedule> compared = schedules_to_compare();
-  const std::string fault = compared.empty() ? run_tasks(plan, launch_schedule(), lease, cores)
-                                             : run_compared(plan, compared, lease, cores);
+  const std::string fault = compared.empty() ? run_tasks(plan, schedule, races, lease, cores)
+                                             : run_compared(plan, compared, races, lease, cores);
   bang::flush_unfinished_lines();
   if (!fault.empty()) {
     set_last_error_message(fault);

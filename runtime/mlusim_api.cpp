@@ -1,6 +1,9 @@
 // mlusim.h: device selection, reports, errors and traces.
 #include "mlusim.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
 #include "runtime/device_spec.h"
 #include "runtime/gdram.h"
@@ -24,7 +27,8 @@ cnrtRet_t mlusimGetPreset(int index, mlusimDeviceSpec_t *spec) {
 cnrtRet_t mlusimSetDevicePreset(const char *name) {
   const DeviceSpec *p = name != nullptr ? find_preset(name) : nullptr;
   if (p == nullptr) {
-    log::runtime().error("mlusimSetDevicePreset: no preset named '{}'", name ? name : "(null)");
+    log::runtime().error("mlusimSetDevicePreset: {}",
+                         unknown_preset_message(name != nullptr ? name : "(null)"));
     return cnrtErrorNoDevice;
   }
   set_current_device(*p);
@@ -36,7 +40,8 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
       spec->clusters * spec->cores_per_cluster > MLUSIM_MAX_CORES ||
       spec->nram_bytes <= spec->stack_reserve_bytes || spec->clock_ghz <= 0 ||
       spec->gdram_gbps <= 0 || spec->cluster_gbps <= 0 || spec->vector_bytes_per_cycle <= 0 ||
-      spec->matrix_ops_per_cycle <= 0 ||
+      *std::min_element(std::begin(spec->matrix_macs_per_cycle),
+                        std::end(spec->matrix_macs_per_cycle)) <= 0 ||
       spec->onchip_bytes_per_cycle <= 0 || spec->nram_align_bytes <= 0 ||
       (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
       spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0) {
@@ -45,6 +50,10 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
   }
   set_current_device(*spec);
   return cnrtSuccess;
+}
+
+cnrtRet_t mlusimSetClockMHz(double mhz) {
+  return set_clock_mhz(mhz) ? cnrtSuccess : cnrtErrorArgsInvalid;
 }
 
 cnrtRet_t mlusimGetDeviceSpec(mlusimDeviceSpec_t *spec) {

@@ -16,6 +16,7 @@
 
 #include "runtime/asan.h"
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 
 namespace mlusim {
 namespace {
@@ -50,8 +51,7 @@ std::atomic<int> g_fill_byte = [] {
   if (env == nullptr) return 0xFF;
   const int byte = parse_fill(env);
   if (byte != -2) return byte;
-  std::fprintf(stderr, "mlusim: MLUSIM_FILL=%s is none of nan, zero, off or a byte; using nan\n",
-               env);
+  setting_invalid("MLUSIM_FILL", env, "nan, zero, off or a byte such as 0xAB");
   return 0xFF;
 }();
 

@@ -7,16 +7,18 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 #include "runtime/segments.h"
 
 namespace mlusim {
 
 RaceMode race_mode() {
   const char *env = std::getenv("MLUSIM_RACES");
+  setting_valid("MLUSIM_RACES");
   if (env == nullptr || std::strcmp(env, "fault") == 0) return RaceMode::kFault;
   if (std::strcmp(env, "warn") == 0) return RaceMode::kWarn;
   if (std::strcmp(env, "off") == 0) return RaceMode::kOff;
-  log::runtime().warn("MLUSIM_RACES='{}' ignored: expected fault, warn or off", env);
+  setting_invalid("MLUSIM_RACES", env, "fault (the default), warn or off");
   return RaceMode::kFault;
 }
 

@@ -7,6 +7,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 
 namespace mlusim {
 
@@ -45,14 +46,15 @@ Schedule launch_schedule() {
   Schedule s;
   const char *env = std::getenv("MLUSIM_SCHEDULE");
   if (env != nullptr && !parse_schedule(env, &s))
-    log::runtime().warn("MLUSIM_SCHEDULE='{}' ignored: expected ordered, reverse, random or "
-                        "random:<seed>",
-                        env);
+    setting_invalid("MLUSIM_SCHEDULE", env, "parallel, ordered, reverse, random or random:<seed>");
+  else
+    setting_valid("MLUSIM_SCHEDULE");
   return s;
 }
 
 std::vector<Schedule> schedules_to_compare() {
   const char *env = std::getenv("MLUSIM_SCHEDULES");
+  setting_valid("MLUSIM_SCHEDULES");
   if (env == nullptr || *env == '\0') return {};
   std::vector<Schedule> list;
   std::string_view rest = env;
@@ -60,9 +62,8 @@ std::vector<Schedule> schedules_to_compare() {
     const size_t comma = std::min(rest.find(','), rest.size());
     Schedule s;
     if (!parse_schedule(rest.substr(0, comma), &s) || !s.reproducible()) {
-      log::runtime().warn("MLUSIM_SCHEDULES='{}' ignored: '{}' is not ordered, reverse, random or "
-                          "random:<seed>",
-                          env, rest.substr(0, comma));
+      setting_invalid("MLUSIM_SCHEDULES", env,
+                      "a comma-separated list of ordered, reverse, random and random:<seed>");
       return {};
     }
     list.push_back(s);

@@ -28,12 +28,12 @@ struct Schedule {
 bool parse_schedule(std::string_view text, Schedule *out);
 
 // MLUSIM_SCHEDULE: the order of every launch (parallel when unset; a malformed
-// value is logged and ignored).
+// value is a settings problem, runtime/settings.h).
 Schedule launch_schedule();
 
 // MLUSIM_SCHEDULES: a comma-separated list of orders ("ordered,reverse,random:7").
 // When set, each launch runs once per order from the same GDRAM contents and
-// fails if their outputs differ. Empty when unset or malformed (logged).
+// fails if their outputs differ. Empty when unset or malformed (a settings problem).
 std::vector<Schedule> schedules_to_compare();
 
 // Picks, among the cores a worker holds, the next one to run.

@@ -9,6 +9,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 
 namespace mlusim::trace {
 namespace {
@@ -80,7 +81,8 @@ State &state() {
   static State *s = [] {
     auto *st = new State();  // leaked on purpose: the exit hook still needs it
     if (const char *f = std::getenv("MLUSIM_TRACE_FILTER"); f != nullptr && !parse_filter(f, &st->filter))
-      std::fprintf(stderr, "mlusim: ignoring malformed MLUSIM_TRACE_FILTER=%s\n", f);
+      setting_invalid("MLUSIM_TRACE_FILTER", f,
+                      "kernel=<substring>, cluster=<n>, core=<n>, comma-separated, any optional");
     if (const char *path = std::getenv("MLUSIM_TRACE_JSON"); path != nullptr && *path != '\0') {
       st->started = true;
       st->json_at_exit = path;

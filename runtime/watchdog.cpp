@@ -17,6 +17,7 @@
 #include <spdlog/fmt/ranges.h>
 
 #include "runtime/logging.h"
+#include "runtime/settings.h"
 
 namespace mlusim {
 namespace {
@@ -34,8 +35,7 @@ double initial_seconds() {
   char *end = nullptr;
   const double s = std::strtod(env, &end);
   if (end != env && *end == '\0' && s >= 0 && std::isfinite(s)) return s;
-  std::fprintf(stderr, "mlusim: MLUSIM_WATCHDOG_SECONDS=%s is no number of seconds; using %g\n",
-               env, kDefaultSeconds);
+  setting_invalid("MLUSIM_WATCHDOG_SECONDS", env, "a number of seconds >= 0 (0: no limit)");
   return kDefaultSeconds;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "mlusim.h"
+#include "runtime/device_spec.h"
 #include "tools/demo.h"
 
 namespace mlusim::demo {
@@ -35,28 +36,19 @@ namespace {
 
 using mlusim::demo::Row;
 
+// Every preset with every figure, where it comes from, and which are estimates.
 int print_devices() {
-  for (int i = 0; i < mlusimGetPresetCount(); ++i) {
-    mlusimDeviceSpec_t s;
-    mlusimGetPreset(i, &s);
-    std::printf("%s\n", s.name);
-    std::printf("  %d clusters x %d cores at %.2f GHz\n", s.clusters, s.cores_per_cluster,
-                s.clock_ghz);
-    std::printf("  NRAM %zu KB/core (%zu KB usable), WRAM %zu KB/core, SRAM %zu KB/cluster\n",
-                s.nram_bytes / 1024, (s.nram_bytes - s.stack_reserve_bytes) / 1024,
-                s.wram_bytes / 1024, s.sram_bytes / 1024);
-    std::printf("  GDRAM %zu GB at %.1f GB/s (at most %.1f GB/s per cluster)\n",
-                s.gdram_bytes >> 30, s.gdram_gbps, s.cluster_gbps);
-    std::printf("  vector %g B/cycle/core: %g fp32, %g fp16 ops/cycle/core\n",
-                s.vector_bytes_per_cycle, s.vector_bytes_per_cycle / 4,
-                s.vector_bytes_per_cycle / 2);
-    std::printf("  matrix unit %g ops/cycle/core for half/int16 (float 1/4 of it, int8 2x)\n",
-                s.matrix_ops_per_cycle);
-    std::printf("  latencies (cycles): GDRAM %g, on-chip %g, vector %g, atomic %g, barrier %g; "
-                "launch %g us\n",
-                s.gdram_latency_cycles, s.onchip_latency_cycles, s.vector_latency_cycles,
-                s.atomic_latency_cycles, s.barrier_latency_cycles, s.launch_overhead_us);
+  for (int i = 0; i < mlusim::preset_count(); ++i) {
+    const mlusim::DeviceSpec &s = mlusim::preset(i);
+    std::printf("%s%s\n", s.name, i == 0 ? " (the default)" : "");
+    for (const mlusim::Figure &f : mlusim::figures_of(i))
+      std::printf("  %-36s %-46s [%s]\n", f.name.c_str(), f.value.c_str(), f.source);
+    std::printf("\n");
   }
+  std::printf("Sources:\n");
+  for (const auto &[tag, meaning] : mlusim::figure_sources())
+    std::printf("  [%s] %s\n", tag, meaning);
+  std::printf("MLUSIM_DEVICE=<name> picks a preset, MLUSIM_CLOCK_MHZ=<MHz> sets its clock.\n");
   return 0;
 }
 

@@ -118,7 +118,7 @@ cndevRet_t cndevGetDDRInfo(cndevDDRInfo_t *ddrInfo, cndevDevice_t device) {
   const DeviceSpec &spec = current_device();
   // One decimal, as CNDev gives it: 307.2 GB/s is 307 and 2.
   const long tenths = std::lround(spec.gdram_gbps * 10);
-  ddrInfo->dataWidth = static_cast<uint32_t>(sdk::gdram_bus_bits(spec));
+  ddrInfo->dataWidth = static_cast<uint32_t>(spec.gdram_bus_bits);
   ddrInfo->bandWidth = static_cast<uint32_t>(tenths / 10);
   ddrInfo->bandWidthDecimal = static_cast<uint32_t>(tenths % 10);
   return CNDEV_SUCCESS;

@@ -11,37 +11,12 @@
 namespace mlusim::sdk {
 namespace {
 
-// Figures the cost model does not need, per preset (docs/devices.md gives
-// their sources). A custom device (mlusimSetDeviceSpec) takes the first row's.
-struct Facts {
-  std::string_view preset;
-  int isa_version;
-  int gdram_bus_bits;
-};
-
-constexpr Facts kFacts[] = {
-    {"MLU370-X4", 372, 384},  // LPDDR5: 384 bits x 6400 MT/s = 307.2 GB/s
-    {"MLU270", 270, 256},     // DDR4: 256 bits x 3200 MT/s = 102.4 GB/s
-    {"MLU290", 290, 4096},    // HBM2: 4096 bits x 2000 MT/s = 1024 GB/s
-};
-
-const Facts &facts_of(const DeviceSpec &spec) {
-  for (const Facts &f : kFacts)
-    if (f.preset == spec.name) return f;
-  log::runtime().debug("device '{}' is no preset: reporting the ISA and bus width of {}",
-                       spec.name, kFacts[0].preset);
-  return kFacts[0];
-}
-
 int clamp_int(double v) { return v >= INT_MAX ? INT_MAX : static_cast<int>(std::llround(v)); }
 
 }  // namespace
 
-int isa_version(const DeviceSpec &spec) { return facts_of(spec).isa_version; }
-int gdram_bus_bits(const DeviceSpec &spec) { return facts_of(spec).gdram_bus_bits; }
-
 int64_t memory_clock_khz(const DeviceSpec &spec) {
-  const double bytes_per_transfer = gdram_bus_bits(spec) / 8.0;
+  const double bytes_per_transfer = spec.gdram_bus_bits / 8.0;
   return std::llround(spec.gdram_gbps * 1e9 / bytes_per_transfer / 2 / 1e3);
 }
 
@@ -69,10 +44,10 @@ static Attribute answer_attribute(int code, int *value) {
       return answer(max_union_clusters(spec));
     case CN_DEVICE_ATTRIBUTE_MAX_CLUSTER_COUNT: return answer(spec.clusters);
     case CN_DEVICE_ATTRIBUTE_MAX_CORE_COUNT_PER_CLUSTER: return answer(spec.cores_per_cluster);
-    case CN_DEVICE_ATTRIBUTE_MLU_ISA_VERSION: return answer(isa_version(spec));
+    case CN_DEVICE_ATTRIBUTE_MLU_ISA_VERSION: return answer(spec.bang_arch);
     case CN_DEVICE_ATTRIBUTE_IS_MULTIPLE_TENSOR_PROCESSOR: return answer(1);  // every preset is mtp_
-    // The simulated device has no L2 cache (docs/cost_model.md).
-    case CN_DEVICE_ATTRIBUTE_MAX_L2_CACHE_SIZE:
+    // The board's L2 (the cost model does not model it: docs/cost_model.md).
+    case CN_DEVICE_ATTRIBUTE_MAX_L2_CACHE_SIZE: return answer(spec.l2_bytes);
     case CN_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return answer(0);
     case CN_DEVICE_ATTRIBUTE_NRAM_SIZE_PER_CORE: return answer(spec.nram_bytes);
     case CN_DEVICE_ATTRIBUTE_WEIGHT_RAM_SIZE_PER_CORE: return answer(spec.wram_bytes);
@@ -80,7 +55,7 @@ static Attribute answer_attribute(int code, int *value) {
     case CN_DEVICE_ATTRIBUTE_LINEAR_MAPPING_SUPPORTED: return answer(0);
     case CN_DEVICE_ATTRIBUTE_CLUSTER_CLOCK_RATE: return answer(spec.clock_ghz * 1e6);
     case CN_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return answer(memory_clock_khz(spec));
-    case CN_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return answer(gdram_bus_bits(spec));
+    case CN_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return answer(spec.gdram_bus_bits);
     case CN_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_TOTAL_SIZE: return answer(spec.gdram_bytes / kMiB);
     case CN_DEVICE_ATTRIBUTE_PCI_BUS_ID: return answer(kPciBus);
     case CN_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: return answer(kPciDevice);

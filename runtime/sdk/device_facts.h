@@ -15,11 +15,8 @@ inline constexpr int kPciDomain = 0, kPciBus = 1, kPciDevice = 0;
 
 inline bool valid_ordinal(int64_t ordinal) { return ordinal == 0; }
 
-// The MLU ISA version of the device (372 for the MLU370-X4).
-int isa_version(const DeviceSpec &spec);
-// GDRAM bus width in bits and the memory clock it implies for the device's
-// bandwidth (double data rate): bandwidth = bits / 8 * 2 * clock.
-int gdram_bus_bits(const DeviceSpec &spec);
+// The memory clock the device's GDRAM bus width implies for its bandwidth
+// (double data rate): bandwidth = bits / 8 * 2 * clock.
 int64_t memory_clock_khz(const DeviceSpec &spec);
 // The largest UNIONn (n a power of two up to 16) the device's clusters hold.
 int max_union_clusters(const DeviceSpec &spec);

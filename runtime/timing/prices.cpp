@@ -15,15 +15,11 @@ Prices prices_of(const DeviceSpec &s) {
   p.cluster_bytes_per_cycle = s.cluster_gbps / s.clock_ghz;
   p.onchip_bytes_per_cycle = s.onchip_bytes_per_cycle;
   p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
-  // matrix_ops_per_cycle counts two ops per multiply-add of 16-bit operands;
-  // float runs at a quarter of it, int8 at twice (docs/devices.md).
-  const double half_macs = s.matrix_ops_per_cycle / 2;
-  p.matrix_macs_per_cycle[kMatrixInt8] = 2 * half_macs;
-  p.matrix_macs_per_cycle[kMatrixInt16] = half_macs;
-  p.matrix_macs_per_cycle[kMatrixHalf] = half_macs;
-  p.matrix_macs_per_cycle[kMatrixFloat] = half_macs / 4;
-  p.gdram_latency = s.gdram_latency_cycles;
-  p.atomic_latency = s.atomic_latency_cycles;
+  static_assert(kMatrixRates == MLUSIM_MATRIX_CLASSES);
+  for (int m = 0; m < kMatrixRates; ++m) p.matrix_macs_per_cycle[m] = s.matrix_macs_per_cycle[m];
+  // GDRAM's latencies are memory time: more cycles at a faster clock.
+  p.gdram_latency = s.gdram_latency_ns * s.clock_ghz;
+  p.atomic_latency = s.atomic_latency_ns * s.clock_ghz;
   p.onchip_latency = s.onchip_latency_cycles;
   p.vector_latency = s.vector_latency_cycles;
   p.barrier_latency = s.barrier_latency_cycles;

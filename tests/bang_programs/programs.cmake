@@ -63,3 +63,21 @@ add_test(NAME bang_unknown_intrinsic_in_template_is_a_compile_error
                  ${CMAKE_CURRENT_BINARY_DIR}/unknown_intrinsic_template)
 set_tests_properties(bang_unknown_intrinsic_in_template_is_a_compile_error PROPERTIES
   PASS_REGULAR_EXPRESSION "__cn_vector_mod_scalar_u64 is a BANG C intrinsic that mlusim does not simulate")
+
+# A setting is never silently replaced by a default: an unknown device, a bad
+# clock, a misspelt name each fail the program's launch with the valid values.
+function(mlusim_settings_test name setting expected)
+  add_test(NAME bang_settings_${name} COMMAND bang_vector_add_block)
+  # The log line says it (CI runs with MLUSIM_LOG=off).
+  set_tests_properties(bang_settings_${name} PROPERTIES ENVIRONMENT "MLUSIM_LOG=error;${setting}"
+                       PASS_REGULAR_EXPRESSION "${expected}")
+endfunction()
+mlusim_settings_test(unknown_device "MLUSIM_DEVICE=MLU999"
+  "MLUSIM_DEVICE='MLU999' is none of the valid values: a preset: MLU370-X4, MLU370-S4, MLU370-X8, MLU370-M8, MLU270, MLU290, MLU590-H8, MLU590-M9")
+mlusim_settings_test(bad_clock "MLUSIM_CLOCK_MHZ=fast"
+  "MLUSIM_CLOCK_MHZ='fast' is none of the valid values: a clock in MHz from 100 to 3000")
+mlusim_settings_test(misspelt_name "MLUSIM_DEVCIE=MLU270"
+  "MLUSIM_DEVCIE is no setting of mlusim \\(the settings are MLUSIM_DEVICE, MLUSIM_CLOCK_MHZ")
+mlusim_settings_test(bad_fill "MLUSIM_FILL=pink" "MLUSIM_FILL='pink' is none of the valid values")
+mlusim_settings_test(bad_races "MLUSIM_RACES=maybe" "MLUSIM_RACES='maybe' is none of the valid values: fault")
+mlusim_settings_test(bad_log "MLUSIM_LOG=loud" "MLUSIM_LOG=.loud. is none of the valid values")

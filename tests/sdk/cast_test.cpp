@@ -182,8 +182,10 @@ TEST(CastDataType, BadArgumentsAreRefused) {
   EXPECT_EQ(cnrtCastDataType_V2(in, static_cast<cnrtDataType_V2_t>(0x7), out, cnrtFloat, 1,
                                 nullptr, cnrtRounding_rn),
             cnrtErrorArgsInvalid);
+  // 7 lies in the enumeration's range and names no mode (a value outside
+  // the range would make the cast itself undefined in C++).
   EXPECT_EQ(cnrtCastDataType_V2(in, cnrtFloat, out, cnrtFloat, 1, nullptr,
-                                static_cast<cnrtRoundingMode_t>(9)),
+                                static_cast<cnrtRoundingMode_t>(7)),
             cnrtErrorArgsInvalid);
   EXPECT_EQ(cnrtCastDataType_V2(in, cnrtFloat, nullptr, cnrtFloat, 1, nullptr, cnrtRounding_rn),
             cnrtErrorArgsInvalid);

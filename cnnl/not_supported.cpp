@@ -1,0 +1,268 @@
+// The CNNL calls mlu-ops v1.5.2 names that mlusim does not simulate (part 3
+// of include/cnnl.h): DCN, MatMul and quantized MatMul, BatchMatMulEx,
+// OpTensor, Transform, Pad, StridedSlice, Concat, AddN, GatherNd, ScatterNd,
+// Reduce, TopK, Unique. Each one, descriptor calls included, returns
+// CNNL_STATUS_NOT_SUPPORTED with a log line naming itself; it reads none of its
+// arguments and writes nothing.
+#include "cnnl/host.h"
+
+namespace {
+
+cnnlStatus_t not_simulated(const char *api) {
+  CNNL_LOG_FAILURE(api, "not supported",
+                   "mlusim's CNNL stand-in does not simulate this call "
+                   "(docs/cnnl.md lists what it does)");
+  return CNNL_STATUS_NOT_SUPPORTED;
+}
+
+}  // namespace
+
+cnnlStatus_t cnnlCreateDCNDescriptor(cnnlDCNDescriptor_t *) {
+  return not_simulated("cnnlCreateDCNDescriptor");
+}
+cnnlStatus_t cnnlDestroyDCNDescriptor(cnnlDCNDescriptor_t) {
+  return not_simulated("cnnlDestroyDCNDescriptor");
+}
+cnnlStatus_t cnnlSetDCNDescriptor(cnnlDCNDescriptor_t, int, const int *, const int *, const int *,
+                                  int, int, int, const cnnlDataType_t) {
+  return not_simulated("cnnlSetDCNDescriptor");
+}
+cnnlStatus_t cnnlGetDCNForwardWorkspaceSize(
+    cnnlHandle_t, const cnnlDCNDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetDCNForwardWorkspaceSize");
+}
+cnnlStatus_t cnnlDCNForward(cnnlHandle_t, const cnnlDCNDescriptor_t, const cnnlTensorDescriptor_t,
+                            const void *, const cnnlTensorDescriptor_t, const void *,
+                            const cnnlTensorDescriptor_t, const void *,
+                            const cnnlTensorDescriptor_t, const void *,
+                            const cnnlTensorDescriptor_t, const void *, void *, size_t,
+                            const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlDCNForward");
+}
+cnnlStatus_t cnnlGetDCNBakcwardDataWorkspaceSize(
+    cnnlHandle_t, const cnnlDCNDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetDCNBakcwardDataWorkspaceSize");
+}
+cnnlStatus_t cnnlDCNBackwardData(cnnlHandle_t, const cnnlDCNDescriptor_t,
+                                 const cnnlTensorDescriptor_t, const void *,
+                                 const cnnlTensorDescriptor_t, const void *,
+                                 const cnnlTensorDescriptor_t, const void *,
+                                 const cnnlTensorDescriptor_t, const void *,
+                                 const cnnlTensorDescriptor_t, const void *, void *, size_t,
+                                 const cnnlTensorDescriptor_t, void *, const cnnlTensorDescriptor_t,
+                                 void *, const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlDCNBackwardData");
+}
+cnnlStatus_t cnnlGetDCNBackwardWeightWorkspaceSize(
+    cnnlHandle_t, const cnnlDCNDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t,
+    const cnnlTensorDescriptor_t, const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetDCNBackwardWeightWorkspaceSize");
+}
+cnnlStatus_t cnnlDCNBackwardWeight(cnnlHandle_t, const cnnlDCNDescriptor_t,
+                                   const cnnlTensorDescriptor_t, const void *,
+                                   const cnnlTensorDescriptor_t, const void *,
+                                   const cnnlTensorDescriptor_t, const void *,
+                                   const cnnlTensorDescriptor_t, const void *, void *, size_t,
+                                   const cnnlTensorDescriptor_t, void *,
+                                   const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlDCNBackwardWeight");
+}
+cnnlStatus_t cnnlMatMulDescCreate(cnnlMatMulDescriptor_t *) {
+  return not_simulated("cnnlMatMulDescCreate");
+}
+cnnlStatus_t cnnlMatMulDescDestroy(cnnlMatMulDescriptor_t) {
+  return not_simulated("cnnlMatMulDescDestroy");
+}
+cnnlStatus_t cnnlSetMatMulDescAttr(cnnlMatMulDescriptor_t, cnnlMatMulDescAttribute_t, const void *,
+                                   size_t) {
+  return not_simulated("cnnlSetMatMulDescAttr");
+}
+cnnlStatus_t cnnlMatMulAlgoCreate(cnnlMatMulAlgo_t *) {
+  return not_simulated("cnnlMatMulAlgoCreate");
+}
+cnnlStatus_t cnnlMatMulAlgoDestroy(cnnlMatMulAlgo_t) {
+  return not_simulated("cnnlMatMulAlgoDestroy");
+}
+cnnlStatus_t cnnlCreateMatMulHeuristicResult(cnnlMatMulHeuristicResult_t *) {
+  return not_simulated("cnnlCreateMatMulHeuristicResult");
+}
+cnnlStatus_t cnnlDestroyMatMulHeuristicResult(cnnlMatMulHeuristicResult_t) {
+  return not_simulated("cnnlDestroyMatMulHeuristicResult");
+}
+cnnlStatus_t cnnlGetMatMulHeuristicResult(cnnlMatMulHeuristicResult_t, cnnlMatMulAlgo_t, size_t *) {
+  return not_simulated("cnnlGetMatMulHeuristicResult");
+}
+cnnlStatus_t cnnlGetMatMulAlgoHeuristic(cnnlHandle_t, cnnlMatMulDescriptor_t,
+                                        cnnlTensorDescriptor_t, cnnlTensorDescriptor_t,
+                                        cnnlTensorDescriptor_t, cnnlTensorDescriptor_t,
+                                        cnnlMatMulPrefer_t, int, cnnlMatMulHeuristicResult_t *,
+                                        int *) {
+  return not_simulated("cnnlGetMatMulAlgoHeuristic");
+}
+cnnlStatus_t cnnlMatMul_v2(cnnlHandle_t, const cnnlMatMulDescriptor_t, const cnnlMatMulAlgo_t,
+                           const void *, const cnnlTensorDescriptor_t, const void *,
+                           const cnnlTensorDescriptor_t, const void *, const void *,
+                           const cnnlTensorDescriptor_t, void *, void *, size_t,
+                           const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlMatMul_v2");
+}
+cnnlStatus_t cnnlGetBatchMatMulExAlgoHeuristic(cnnlHandle_t, cnnlMatMulDescriptor_t,
+                                               cnnlTensorDescriptor_t, cnnlTensorDescriptor_t,
+                                               cnnlTensorDescriptor_t, cnnlMatMulPrefer_t, int,
+                                               cnnlMatMulHeuristicResult_t *, int *) {
+  return not_simulated("cnnlGetBatchMatMulExAlgoHeuristic");
+}
+cnnlStatus_t cnnlGetBatchMatMulExHeuristicResult(cnnlMatMulHeuristicResult_t, cnnlMatMulAlgo_t,
+                                                 size_t *) {
+  return not_simulated("cnnlGetBatchMatMulExHeuristicResult");
+}
+cnnlStatus_t cnnlBatchMatMulEx(cnnlHandle_t, const cnnlMatMulDescriptor_t, const cnnlMatMulAlgo_t,
+                               const void *, const cnnlTensorDescriptor_t, const void *,
+                               const cnnlTensorDescriptor_t, const void *, const void *,
+                               const cnnlTensorDescriptor_t, void *, void *, size_t) {
+  return not_simulated("cnnlBatchMatMulEx");
+}
+cnnlStatus_t cnnlGetQuantizeParamWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t,
+                                               size_t *) {
+  return not_simulated("cnnlGetQuantizeParamWorkspaceSize");
+}
+cnnlStatus_t cnnlQuantizeParam(cnnlHandle_t, const cnnlQuantizeMode_t, const cnnlTensorDescriptor_t,
+                               const void *, const int, void *, size_t, void *, void *, void *) {
+  return not_simulated("cnnlQuantizeParam");
+}
+cnnlStatus_t cnnlGetQuantizeMatMulAlgorithm(cnnlHandle_t, const cnnlMatMulDescriptor_t,
+                                            const cnnlTensorDescriptor_t,
+                                            const cnnlTensorDescriptor_t,
+                                            const cnnlTensorDescriptor_t,
+                                            const cnnlMatMulPreference_t, cnnlMatMulAlgo_t *) {
+  return not_simulated("cnnlGetQuantizeMatMulAlgorithm");
+}
+cnnlStatus_t cnnlGetQuantizeMatMulWorkspaceSize(cnnlHandle_t, const cnnlMatMulDescriptor_t,
+                                                const cnnlTensorDescriptor_t,
+                                                const cnnlTensorDescriptor_t,
+                                                const cnnlTensorDescriptor_t,
+                                                const cnnlMatMulAlgo_t, size_t *) {
+  return not_simulated("cnnlGetQuantizeMatMulWorkspaceSize");
+}
+cnnlStatus_t cnnlQuantizeMatMul(cnnlHandle_t, const cnnlMatMulDescriptor_t, const void *,
+                                const cnnlTensorDescriptor_t, const void *, const void *,
+                                const void *, const void *, const cnnlTensorDescriptor_t,
+                                const void *, const void *, const void *, const void *,
+                                const void *, const cnnlTensorDescriptor_t, void *,
+                                const cnnlMatMulAlgo_t, void *, size_t) {
+  return not_simulated("cnnlQuantizeMatMul");
+}
+cnnlStatus_t cnnlCreateOpTensorDescriptor(cnnlOpTensorDescriptor_t *) {
+  return not_simulated("cnnlCreateOpTensorDescriptor");
+}
+cnnlStatus_t cnnlDestroyOpTensorDescriptor(cnnlOpTensorDescriptor_t) {
+  return not_simulated("cnnlDestroyOpTensorDescriptor");
+}
+cnnlStatus_t cnnlSetOpTensorDescriptor(cnnlOpTensorDescriptor_t, cnnlOpTensorDesc_t, cnnlDataType_t,
+                                       cnnlNanPropagation_t) {
+  return not_simulated("cnnlSetOpTensorDescriptor");
+}
+cnnlStatus_t cnnlGetOpTensorWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t,
+                                          const cnnlTensorDescriptor_t,
+                                          const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetOpTensorWorkspaceSize");
+}
+cnnlStatus_t cnnlOpTensor(cnnlHandle_t, const cnnlOpTensorDescriptor_t, const void *,
+                          const cnnlTensorDescriptor_t, const void *, const void *,
+                          const cnnlTensorDescriptor_t, const void *, void *, size_t, const void *,
+                          const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlOpTensor");
+}
+cnnlStatus_t cnnlTransform_v2(cnnlHandle_t, const cnnlPointerMode_t, const void *,
+                              const cnnlTensorDescriptor_t, const void *, const void *,
+                              const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlTransform_v2");
+}
+cnnlStatus_t cnnlPad(cnnlHandle_t, const cnnlTensorDescriptor_t, const void *, const void *,
+                     const void *, const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlPad");
+}
+cnnlStatus_t cnnlStridedSlice_v2(cnnlHandle_t, const cnnlTensorDescriptor_t, const void *,
+                                 const int64_t *, const int64_t *, const int64_t *,
+                                 const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlStridedSlice_v2");
+}
+cnnlStatus_t cnnlConcat(cnnlHandle_t, const int, const int, const cnnlTensorDescriptor_t *,
+                        const void *const *, void *, size_t, const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlConcat");
+}
+cnnlStatus_t cnnlGetAddNWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t *, const uint32_t,
+                                      const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetAddNWorkspaceSize");
+}
+cnnlStatus_t cnnlAddN_v2(cnnlHandle_t, const cnnlTensorDescriptor_t *, const void *const *,
+                         const uint32_t, const cnnlTensorDescriptor_t, void *, void *, size_t) {
+  return not_simulated("cnnlAddN_v2");
+}
+cnnlStatus_t cnnlGatherNd(cnnlHandle_t, const cnnlTensorDescriptor_t, const void *,
+                          const cnnlTensorDescriptor_t, const void *, const cnnlTensorDescriptor_t,
+                          void *) {
+  return not_simulated("cnnlGatherNd");
+}
+cnnlStatus_t cnnlScatterNd_v2(cnnlHandle_t, cnnlScatterNdMode_t, const cnnlTensorDescriptor_t,
+                              const void *, const cnnlTensorDescriptor_t, const void *,
+                              const cnnlTensorDescriptor_t, const void *,
+                              const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlScatterNd_v2");
+}
+cnnlStatus_t cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *) {
+  return not_simulated("cnnlCreateReduceDescriptor");
+}
+cnnlStatus_t cnnlDestroyReduceDescriptor(cnnlReduceDescriptor_t) {
+  return not_simulated("cnnlDestroyReduceDescriptor");
+}
+cnnlStatus_t cnnlSetReduceDescriptor(cnnlReduceDescriptor_t, int *, int, cnnlReduceOp_t,
+                                     cnnlDataType_t, cnnlNanPropagation_t, cnnlReduceIndices_t,
+                                     cnnlIndicesType_t) {
+  return not_simulated("cnnlSetReduceDescriptor");
+}
+cnnlStatus_t cnnlGetReduceOpWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t,
+                                          const cnnlTensorDescriptor_t,
+                                          const cnnlReduceDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetReduceOpWorkspaceSize");
+}
+cnnlStatus_t cnnlReduce(cnnlHandle_t, const cnnlReduceDescriptor_t, void *, size_t, const void *,
+                        const cnnlTensorDescriptor_t, const void *, const size_t, void *,
+                        const void *, const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlReduce");
+}
+cnnlStatus_t cnnlGetTopKTensorWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t, int, int,
+                                            bool, const cnnlTensorDescriptor_t,
+                                            const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetTopKTensorWorkspaceSize");
+}
+cnnlStatus_t cnnlTopKTensor_v3(cnnlHandle_t, const cnnlTensorDescriptor_t, const void *, int, int,
+                               bool, bool, bool, void *, size_t, const cnnlTensorDescriptor_t,
+                               void *, const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlTopKTensor_v3");
+}
+cnnlStatus_t cnnlCreateUniqueDescriptor(cnnlUniqueDescriptor_t *) {
+  return not_simulated("cnnlCreateUniqueDescriptor");
+}
+cnnlStatus_t cnnlDestroyUniqueDescriptor(cnnlUniqueDescriptor_t) {
+  return not_simulated("cnnlDestroyUniqueDescriptor");
+}
+cnnlStatus_t cnnlSetUniqueDescriptor(cnnlUniqueDescriptor_t, cnnlUniqueSort_t, int, bool, bool) {
+  return not_simulated("cnnlSetUniqueDescriptor");
+}
+cnnlStatus_t cnnlGetUniqueWorkspaceSize(cnnlHandle_t, const cnnlUniqueDescriptor_t,
+                                        const cnnlTensorDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetUniqueWorkspaceSize");
+}
+cnnlStatus_t cnnlUnique_v2(cnnlHandle_t, const cnnlUniqueDescriptor_t, const cnnlTensorDescriptor_t,
+                           const void *, void *, const size_t, int *, const cnnlTensorDescriptor_t,
+                           void *, const cnnlTensorDescriptor_t, void *,
+                           const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlUnique_v2");
+}

@@ -1,0 +1,82 @@
+#include "runtime/settings.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include <spdlog/fmt/fmt.h>
+
+extern char **environ;
+
+namespace mlusim {
+namespace {
+
+// Every MLUSIM_* environment variable anything of mlusim reads (docs/host_api.md
+// lists them with their values).
+constexpr const char *kKnown[] = {
+    "MLUSIM_DEVICE",     "MLUSIM_CLOCK_MHZ",       "MLUSIM_LOG",         "MLUSIM_FILL",
+    "MLUSIM_GDRAM_GUARD", "MLUSIM_RACES",          "MLUSIM_SCHEDULE",    "MLUSIM_SCHEDULES",
+    "MLUSIM_TRACE_FILTER", "MLUSIM_TRACE_JSON",    "MLUSIM_WATCHDOG_SECONDS",
+    "MLUSIM_CXX",        "MLUSIM_FUZZ_BUILD",
+};
+
+struct Problems {
+  std::mutex mutex;
+  std::map<std::string, std::string> invalid;  // by name: what is wrong with its value
+};
+Problems &problems() {
+  static Problems p;
+  return p;
+}
+
+std::string known_names() {
+  std::string names;
+  for (const char *k : kKnown) names += (names.empty() ? "" : ", ") + std::string(k);
+  return names;
+}
+
+// MLUSIM_* names of the environment that no part of mlusim reads.
+std::vector<std::string> unknown_names() {
+  std::vector<std::string> unknown;
+  for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+    const char *entry = *e;
+    if (std::strncmp(entry, "MLUSIM_", 7) != 0) continue;
+    const char *eq = std::strchr(entry, '=');
+    const std::string name(entry, eq != nullptr ? static_cast<size_t>(eq - entry) : std::strlen(entry));
+    if (std::none_of(std::begin(kKnown), std::end(kKnown),
+                     [&](const char *k) { return name == k; }))
+      unknown.push_back(name);
+  }
+  return unknown;
+}
+
+}  // namespace
+
+void setting_invalid(const char *name, const char *value, const std::string &valid) {
+  Problems &p = problems();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  p.invalid[name] = fmt::format("{}='{}' is none of the valid values: {}", name, value, valid);
+}
+
+void setting_valid(const char *name) {
+  Problems &p = problems();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  p.invalid.erase(name);
+}
+
+std::string settings_problems() {
+  Problems &p = problems();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  std::string out;
+  for (const auto &[name, line] : p.invalid) out += (out.empty() ? "" : "; ") + line;
+  for (const std::string &name : unknown_names())
+    out += fmt::format("{}{} is no setting of mlusim (the settings are {})", out.empty() ? "" : "; ",
+                       name, known_names());
+  return out;
+}
+
+}  // namespace mlusim
