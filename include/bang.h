@@ -20,6 +20,7 @@
 #include "mlusim/bang/detail/program.h"
 #include "mlusim/bang/vector.h"
 #include "mlusim/bang/activation.h"
+#include "mlusim/bang/assembly.h"
 #include "mlusim/bang/fill.h"
 #include "mlusim/bang/fusion.h"
 #include "mlusim/bang/layout.h"

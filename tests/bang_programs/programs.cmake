@@ -4,8 +4,8 @@
 set(MLUSIM_BANG_PROGRAMS
   vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
   scalar_hazard implicit_bang_h deduced_launch extern_onchip vector_registers scalar_types
-  bang_arch
-  "template_main template_kernels" "file_local_a file_local_b")
+  bang_arch inline_assembly fusion_codes
+  "template_main template_kernels" "file_local_a file_local_b" "header_onchip_a header_onchip_b")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})
   separate_arguments(files UNIX_COMMAND "${program}")
@@ -30,13 +30,21 @@ add_test(NAME bang_unknown_intrinsic_is_a_compile_error
 set_tests_properties(bang_unknown_intrinsic_is_a_compile_error PROPERTIES
   PASS_REGULAR_EXPRESSION "__bang_frobnicate is a BANG C intrinsic that mlusim does not simulate")
 
-# Calling a __mlu_vector__ helper (vector registers, which mlusim does not
-# simulate) is a compile error naming the intrinsic and the architecture.
+# Calling a __mlu_vector__ helper on an intrinsic mlusim does not simulate is a
+# compile error naming the intrinsic and the architecture.
 add_test(NAME bang_vector_register_call_is_a_compile_error
-         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/vector_registers.mlu -DCALL_THE_VECTOR_HELPER
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/vector_registers.mlu -DCALL_THE_UNSIMULATED_HELPER
                  --bang-mlu-arch=mtp_372 -o ${CMAKE_CURRENT_BINARY_DIR}/vector_register_call)
 set_tests_properties(bang_vector_register_call_is_a_compile_error PROPERTIES
-  PASS_REGULAR_EXPRESSION "__vv_[a-z_]+ is a vector-register intrinsic, which mlusim does not simulate; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+  PASS_REGULAR_EXPRESSION "__vv_mulh is a vector-register intrinsic, which mlusim does not simulate; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+
+# Calling a device function whose inline assembly mlusim does not run is a
+# compile error naming the instruction.
+add_test(NAME bang_unsimulated_asm_call_is_a_compile_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/inline_assembly.mlu -DUSE_UNSIMULATED_ASM -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_asm_call)
+set_tests_properties(bang_unsimulated_asm_call_is_a_compile_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "inline assembly 'findfirst1.gpr.b32 %\\[dst\\], %\\[src\\]' \\([^)]*inline_assembly.mlu:21\\) is MLISA, which mlusim does not simulate")
 
 # The architecture macros of other devices, and cncc's several-architecture
 # command line (mlusim builds the first it simulates).
@@ -52,6 +60,41 @@ add_test(NAME bang_unsimulated_arch_is_an_error
                  ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_arch)
 set_tests_properties(bang_unsimulated_arch_is_an_error PROPERTIES
   PASS_REGULAR_EXPRESSION "--bang-mlu-arch=mtp_592: no simulated device for this architecture \\(mlusim has mtp_372, ")
+
+# mlu-ops' cncc flags (its CMakeLists.txt, release build), with what cncc
+# accepts under -Wall -Werror and g++'s -Wall does not.
+set(mluops_flags --no-neuware-version-check -mllvm --fmlu-addrspace-warning
+    -mllvm --fmlu-memintr-warning=true -Xbang-cnas -O1 -Werror -Wdeprecated-declarations -Wall
+    -std=c++17 -fPIC -pthread --neuware-path=/usr/local/neuware -O3 -DNDEBUG)
+add_test(NAME bang_mluops_flags_cncc COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CNCC_EXECUTABLE}
+         -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_mluops_flags -DSOURCES=${dir}/mluops_flags.mlu
+         "-DARCHS=--bang-mlu-arch=mtp_372;--bang-mlu-arch=mtp_592;--bang-mlu-arch=mtp_613"
+         "-DFLAGS=${mluops_flags}" -P ${dir}/cncc_build_and_run.cmake)
+# The same with clang as the host compiler, where one is installed (mlusim needs 15 on: _Float16).
+find_program(MLUSIM_TEST_CLANGXX NAMES clang++-18 clang++-17 clang++-16 clang++-15)
+if(MLUSIM_TEST_CLANGXX)
+  add_test(NAME bang_mluops_flags_cncc_clang COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CNCC_EXECUTABLE}
+           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_mluops_flags_clang
+           -DSOURCES=${dir}/mluops_flags.mlu "-DFLAGS=${mluops_flags};-I;${dir};-DUNUSED_MACRO=1"
+           -P ${dir}/cncc_build_and_run.cmake)
+  set_tests_properties(bang_mluops_flags_cncc_clang PROPERTIES
+    ENVIRONMENT "MLUSIM_CXX=${MLUSIM_TEST_CLANGXX}")
+endif()
+# Options whose value is the next argument (as mlu-ops builds its
+# gen_half2float_table tool with cncc): the values are no inputs.
+add_test(NAME bang_separate_option_values_cncc COMMAND ${CMAKE_COMMAND}
+         -DCNCC=${MLUSIM_CNCC_EXECUTABLE} -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_separate_values
+         -DSOURCES=${dir}/vector_add_block.mlu
+         "-DFLAGS=-L;${CMAKE_CURRENT_BINARY_DIR};-l;m;-isystem;${dir};-Wl,-rpath=${CMAKE_CURRENT_BINARY_DIR}"
+         -P ${dir}/cncc_build_and_run.cmake)
+# The version line mlu-ops reads (second word, from 4.1 on it adds -mllvm options).
+add_test(NAME bang_cncc_version COMMAND ${MLUSIM_CNCC_EXECUTABLE} --version)
+set_tests_properties(bang_cncc_version PROPERTIES PASS_REGULAR_EXPRESSION "^mlusim-cncc v4\\.7\\.2 ")
+add_test(NAME bang_mllvm_without_value_is_an_error
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/implicit_bang_h.mlu -o
+                 ${CMAKE_CURRENT_BINARY_DIR}/mllvm_without_value -mllvm)
+set_tests_properties(bang_mllvm_without_value_is_an_error PROPERTIES
+  PASS_REGULAR_EXPRESSION "mlusim-cncc: error: -mllvm needs a value")
 
 # -E shows the translated C++ text of a .mlu.
 add_test(NAME bang_translation_shown_by_dash_e

@@ -71,4 +71,18 @@ TEST(Launches, AKernelTemplateWithoutTemplateArgumentsIsCalledThroughALambda) {
       << t;
 }
 
+// mlu-ops' unary-op kernels take their operator's extra arguments as a pack,
+// "template <typename In, typename Out, typename... Args>", launched with the
+// first template arguments given: the pack is still deduced from the launch.
+TEST(Launches, AKernelTemplateEndingInAPackIsCalledThroughALambdaWithItsGivenArguments) {
+  const std::string t = out("template <typename In, typename Out, typename... Args>\n"
+                            "__mlu_global__ void k(In *x, Args... args) {}\n"
+                            "void h(float *x) {\n  k<float, half><<<d, t, q>>>(x, 0.5f);\n}\n");
+  EXPECT_NE(t.find("  ::mlusim::bang::launch(d, t, q, \"k<float, half>\", \"p.mlu:4\", "
+                   "[](auto &...mlusim_arguments) { k<float, half>(mlusim_arguments...); }, x, "
+                   "0.5f);\n"),
+            std::string::npos)
+      << t;
+}
+
 }  // namespace

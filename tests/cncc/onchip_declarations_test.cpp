@@ -27,7 +27,7 @@ TEST(OnchipDeclarations, TwoDimensionalWramArrayAndScalarWithRunTimeInitializer)
 
 TEST(OnchipDeclarations, FileScopeVariableUsesBecomeTheCallingCoresInstance) {
   const std::string t = out("__mlu_shared__ char sram_buf[1024];\n__mlu_global__ void k() { char *p = sram_buf; s.sram_buf = 0; }\n");
-  EXPECT_NE(t.find("namespace { ::mlusim::bang::OnchipSite mlusim_site_sram_buf{::mlusim::Space::kSram, "
+  EXPECT_NE(t.find("namespace { [[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_sram_buf{::mlusim::Space::kSram, "
                    "\"sram_buf\", \"p.mlu:1\", nullptr}; }"),
             std::string::npos) << t;
   EXPECT_NE(t.find("char *p = (::mlusim::bang::onchip_array<char >(mlusim_site_sram_buf, (1024)));"),
@@ -52,7 +52,7 @@ TEST(OnchipDeclarations, FileScopeVariableIsTheFilesOwnWithItsInitialValue) {
   const std::string t = out("__nram__ int table[4] = {1, 2, 3, 4};\n"
                             "__mlu_global__ void k(int *o) { o[0] = *table; }\n");
   EXPECT_NE(t.find("namespace { const int  mlusim_init_table[4] = {1, 2, 3, 4}; "
-                   "::mlusim::bang::OnchipSite mlusim_site_table{::mlusim::Space::kNram, \"table\", "
+                   "[[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_table{::mlusim::Space::kNram, \"table\", "
                    "\"p.mlu:1\", &mlusim_init_table}; }"),
             std::string::npos) << t;
   EXPECT_NE(t.find("o[0] = *(::mlusim::bang::onchip<int [4]>(mlusim_site_table));"), std::string::npos)
@@ -71,7 +71,7 @@ TEST(OnchipDeclarations, ExternDeclarationsReferToTheFilesDefinition) {
   const size_t first = t.find(declared);
   ASSERT_NE(first, std::string::npos) << t;
   EXPECT_NE(t.find(declared, first + 1), std::string::npos) << t;
-  EXPECT_NE(t.find("namespace { ::mlusim::bang::OnchipSite mlusim_site_nram_buffer{"), std::string::npos)
+  EXPECT_NE(t.find("namespace { [[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_nram_buffer{"), std::string::npos)
       << t;
   const std::string instance = "(::mlusim::bang::onchip_array<char >(mlusim_site_nram_buffer, (4096)))";
   EXPECT_NE(t.find("{ return " + instance + "; }"), std::string::npos) << t;
@@ -85,6 +85,24 @@ TEST(OnchipDeclarations, AnExternVariableUsedWithoutADefinitionInTheFileIsAnErro
   EXPECT_NE(t.errors[0].find("p.mlu:4: error: 'w' is declared extern but not defined in this file"),
             std::string::npos)
       << t.errors[0];
+}
+
+// mlu-ops' ms_deform_attn names a parameter after the file's WRAM buffer:
+// inside that function the name is the parameter, elsewhere the buffer.
+TEST(OnchipDeclarations, ALocalOrParameterOfTheNameHidesAFileScopeVariable) {
+  const std::string t = out("__wram__ float wram_buffer[64];\n"
+                            "template <typename T>\n"
+                            "__mlu_func__ void count(T *wram_buffer, int n) { wram_buffer[n] = 1; }\n"
+                            "__mlu_func__ void local() { int wram_buffer = 3; wram_buffer += 1; }\n"
+                            "__mlu_global__ void k() { count(wram_buffer, 0); }\n");
+  EXPECT_NE(t.find("void count(T *wram_buffer, int n) { wram_buffer[n] = 1; }"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("void local() { int wram_buffer = 3; wram_buffer += 1; }"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("void k() { count((::mlusim::bang::onchip_array<float >(mlusim_site_wram_buffer, "
+                   "(64))), 0); }"),
+            std::string::npos)
+      << t;
 }
 
 }  // namespace

@@ -29,6 +29,27 @@ bool is_arch_option(const std::string &a) {
   return starts_with(a, "--bang-mlu-arch=") || starts_with(a, "--bang-arch=");
 }
 
+// Host compiler options whose value is the next argument ("-isystem dir").
+bool host_option_with_value(const std::string &a) {
+  return a == "-isystem" || a == "-include" || a == "-iquote" || a == "-idirafter" ||
+         a == "-imacros" || a == "-MF" || a == "-MT" || a == "-MQ";
+}
+
+// Options for cncc's own toolchain (its LLVM back end, its assembler cnas, its
+// check of the Neuware installation), as mlu-ops' build passes them: they mean
+// nothing to the host compiler and change nothing on the simulator, so they
+// are accepted quietly. Moves *i past the option's value; sets *missing when
+// the value is not there.
+bool toolchain_option(const std::vector<std::string> &args, size_t *i, bool *missing) {
+  const std::string &a = args[*i];
+  if (a == "-mllvm" || a == "-Xbang-cnas" || a == "--neuware-path") {
+    *missing = *i + 1 >= args.size();
+    *i += *missing ? 0 : 1;
+    return true;
+  }
+  return a == "--no-neuware-version-check" || starts_with(a, "--neuware-path=");
+}
+
 // "__bang_foo" from the compiler's "'__bang_foo' was not declared" or "there
 // are no arguments to '__bang_foo' that depend on a template parameter" (g++),
 // or "use of undeclared identifier '__bang_foo'" (clang++), any quotes.
@@ -113,6 +134,53 @@ std::vector<std::string> arch_defines(const Arch &arch) {
   return d;
 }
 
+// Whether the host compiler is clang: the file it runs, links resolved
+// (c++ -> g++-12, clang++-16 -> clang).
+bool is_clang(const std::string &compiler) {
+  fs::path path = compiler;
+  if (!path.has_parent_path()) {
+    std::istringstream dirs(std::getenv("PATH") != nullptr ? std::getenv("PATH") : "");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (fs::exists(fs::path(dir) / compiler)) {
+        path = fs::path(dir) / compiler;
+        break;
+      }
+  }
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  return (ec ? path : real).filename().string().find("clang") != std::string::npos;
+}
+
+// The host compiler's flags for a .mlu, so that it compiles as cncc does:
+// - -fno-strict-aliasing first (a later -fstrict-aliasing still wins): BANG C
+//   code reads values through casts of pointers to other types (mlu-ops'
+//   "float log2e = *(float *)&x2d;", NRAM carved as int8_t and reinterpreted),
+//   which cncc compiles as written; g++ may drop such a store when it assumes
+//   strict aliasing (it warns "x2d is used uninitialized" there).
+// - -Wall means cncc's set. cncc is clang, of a version before 13: its -Wall
+//   has neither -Wsign-compare (g++'s -Wall has it for C++) nor
+//   -Wunused-but-set-variable (clang 13 added it), and its -Wcomment does not
+//   report a // comment continued by a backslash onto another // line. g++'s
+//   -Wall also has -Wmaybe-uninitialized, and -Wsequence-point, which reports
+//   "x = c ? 0 : (x = y)" (well defined since C++17; clang knows). mlu-ops
+//   builds its .mlu files with -Wall -Werror, so those warnings are turned off
+//   right after -Wall (a later -W option still turns one back on).
+// - with clang, -Wno-absolute-value: clang reports abs() of a bool
+//   (mlu-ops' logspace), which cncc builds under -Werror.
+std::vector<std::string> as_cncc(const std::vector<std::string> &flags,
+                                 const std::string &compiler) {
+  std::vector<std::string> out = {"-fno-strict-aliasing"};
+  if (is_clang(compiler)) out.push_back("-Wno-absolute-value");
+  for (const std::string &f : flags) {
+    out.push_back(f);
+    if (f != "-Wall") continue;
+    out.insert(out.end(), {"-Wno-sign-compare", "-Wno-unused-but-set-variable"});
+    if (!is_clang(compiler))
+      out.insert(out.end(), {"-Wno-comment", "-Wno-maybe-uninitialized", "-Wno-sequence-point"});
+  }
+  return out;
+}
+
 // One .mlu's C++ text: preprocessed into `ii` (kept with -v), translated,
 // and told the device it is built for. `flags` are the host compiler's flags
 // for this source (-I, -D, -O, -std, ...); `dep_flags` (-MD -MF ...) go to the
@@ -121,7 +189,8 @@ int translate_mlu(const Toolchain &tc, const Arch &arch, const std::string &comp
                   const std::vector<std::string> &flags, const std::vector<std::string> &dep_flags,
                   const std::string &source, const std::string &ii, bool verbose, std::string *text) {
   std::vector<std::string> pre = {compiler, "-E", "-x", "c++"};
-  pre.insert(pre.end(), flags.begin(), flags.end());
+  const std::vector<std::string> mlu_flags = as_cncc(flags, compiler);
+  pre.insert(pre.end(), mlu_flags.begin(), mlu_flags.end());
   for (const auto &d : arch_defines(arch)) pre.push_back(d);
   // cncc includes bang.h in every .mlu, whether it says so or not.
   pre.insert(pre.end(), {"-isystem", tc.include_dir, "-include", "bang.h"});
@@ -139,6 +208,21 @@ int translate_mlu(const Toolchain &tc, const Arch &arch, const std::string &comp
   return 0;
 }
 
+// The flags for compiling preprocessed text: without the preprocessor's
+// (-I, -D, -U, -isystem dir, ...), which clang reports as unused.
+std::vector<std::string> without_preprocessor_flags(const std::vector<std::string> &flags) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < flags.size(); ++i) {
+    const std::string &f = flags[i];
+    const bool joined = f.size() > 2 && (starts_with(f, "-I") || starts_with(f, "-D") ||
+                                         starts_with(f, "-U"));
+    const bool separate = f == "-I" || f == "-D" || f == "-U" || host_option_with_value(f);
+    if (separate) ++i;  // and its value
+    else if (!joined) out.push_back(f);
+  }
+  return out;
+}
+
 // One .mlu to an object: translate, compile (object.ii and object.cpp are
 // kept with -v).
 int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compiler,
@@ -151,7 +235,9 @@ int compile_mlu(const Toolchain &tc, const Arch &arch, const std::string &compil
     return rc;
   std::ofstream(cpp, std::ios::binary) << text;
   std::vector<std::string> cc = {compiler, "-x", "c++-cpp-output"};
-  cc.insert(cc.end(), flags.begin(), flags.end());
+  const std::vector<std::string> mlu_flags =
+      as_cncc(without_preprocessor_flags(flags), compiler);
+  cc.insert(cc.end(), mlu_flags.begin(), mlu_flags.end());
   cc.insert(cc.end(), {"-c", cpp, "-o", object});
   const int rc = run(cc, verbose);
   if (!verbose) fs::remove(cpp);
@@ -252,6 +338,12 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     auto value = [&](const char *flag) { return a.size() > std::strlen(flag) ? a.substr(std::strlen(flag)) : (i + 1 < args.size() ? args[++i] : ""); };
+    bool missing = false;
+    if (toolchain_option(args, &i, &missing)) {
+      if (!missing) continue;
+      std::cerr << "mlusim-cncc: error: " << a << " needs a value\n";
+      return 2;
+    }
     if (a == "-o") output = i + 1 < args.size() ? args[++i] : "";
     else if (a == "-c") compile_only = true;
     else if (a == "-E") translate_only = true;
@@ -261,11 +353,15 @@ int run_cncc(const Toolchain &tc, const std::vector<std::string> &args) {
     else if (starts_with(a, "-std=")) standard = a;
     else if (starts_with(a, "-I") || starts_with(a, "-D") || starts_with(a, "-U"))
       flags.push_back(a.size() > 2 ? a : a + value(a.substr(0, 2).c_str()));
+    else if (starts_with(a, "-l") || starts_with(a, "-L"))
+      link_flags.push_back(a.size() > 2 ? a : a + value(a.substr(0, 2).c_str()));
+    else if (starts_with(a, "-Wl,"))
+      link_flags.push_back(a);
     else if (starts_with(a, "-O") || starts_with(a, "-g") || starts_with(a, "-W") ||
              starts_with(a, "-f") || a == "-pthread")
       flags.push_back(a);
-    else if (starts_with(a, "-l") || starts_with(a, "-L") || starts_with(a, "-Wl,"))
-      link_flags.push_back(a);
+    else if (host_option_with_value(a) && i + 1 < args.size())
+      flags.insert(flags.end(), {a, args[++i]});
     else if (starts_with(a, "--bang") || starts_with(a, "--")) {
       std::cerr << "mlusim-cncc: note: " << a << " is a device option; ignored on the simulator\n";
     } else if (starts_with(a, "-")) {

@@ -35,10 +35,19 @@ int main(int argc, char **argv) {
     std::cout << "usage: mlusim-cncc prog.mlu [more.mlu|.cpp|.o] -o prog [--bang-mlu-arch=mtp_372]"
                  " [-c] [-I dir] [-D name] [-std=...] [-O2] [-x mlu] [-v]\n"
                  "       mlusim-cncc -E prog.mlu [-o prog.cpp]  (the translated C++ text)\n"
-                 "       mlusim-cncc --launcher [--bang-mlu-arch=...] <c++ command>  (CMake)\n";
+                 "       mlusim-cncc --launcher [--bang-mlu-arch=...] <c++ command>  (CMake)\n"
+                 "       mlusim-cncc --version\n";
     return args.empty() ? 2 : 0;
   }
   const mlusim::cncc::Toolchain tc = locate();
+  if (args[0] == "--version") {
+    // The second word is the cncc version build scripts read (mlu-ops adds
+    // -mllvm warning options from 4.1 on, which mlusim-cncc accepts): the cncc
+    // of CNToolkit 3.7.2, whose CNRT 6.7 and CNDrv 2.7 mlusim's host API reports.
+    std::cout << "mlusim-cncc v4.7.2 (mlusim " MLUSIM_VERSION ")\n"
+              << "BANG C on the simulated MLU, compiled by " << tc.cxx << "\n";
+    return 0;
+  }
   if (args[0] == "--launcher")
     return mlusim::cncc::run_launcher(tc, std::vector<std::string>(args.begin() + 1, args.end()));
   return mlusim::cncc::run_cncc(tc, args);

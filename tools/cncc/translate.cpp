@@ -13,9 +13,11 @@ constexpr void (*kPasses[])(Unit &) = {
     rewrite_onchip_declarations,  // fills unit.onchip
     check_scalar_subscripts,      // reads unit.onchip
     rewrite_launches,
+    translate_inline_assembly,
     rewrite_device_printf,
     mark_intrinsic_lines,
     rewrite_half_literals,
+    drop_device_pragmas,
 };
 
 }  // namespace

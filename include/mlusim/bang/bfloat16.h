@@ -1,4 +1,4 @@
-// BANG C's bfloat16_t (bang_bfloat16_t): the upper half of a float's bits. It
+// BANG C's bfloat16_t: the upper half of a float's bits. It
 // is stored as bfloat16 and computes as float: every operation converts to
 // float, and storing a float rounds to nearest even (NaN stays a quiet NaN),
 // as the device's _rn conversion does.
@@ -39,5 +39,6 @@ struct bfloat16_t {
   }
 };
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t is two bytes, as on the device");
-
-typedef bfloat16_t bang_bfloat16_t;
+// bang_half_t and bang_bfloat16_t are not the SDK's: programs declare them
+// (mlu-ops' bangc_helper_dtype.h, as incomplete structs that name half and
+// bfloat16_t across host and device code).

@@ -1,7 +1,8 @@
 // __bang_fusion: two element-wise operations in one instruction,
 // dst[i] = (src0[i] op1 src1) op2 src2, where src1 and src2 are each a vector
 // (NRAM, `count` elements) or a scalar. The operation names read in order:
-// FUSION_FMA is multiply then add, FUSION_FSA subtract then add, and so on.
+// FUSION_FMA is multiply then add, FUSION_FSA subtract then add, FUSION_FSS
+// subtract twice (ms_deform_attn: x - floor(x) - 1), and so on.
 // On MLU3xx and earlier the two steps round separately (mlu-ops' FMA notes),
 // as here: the intermediate is rounded to T.
 #pragma once
@@ -18,6 +19,7 @@ typedef enum {
   FUSION_FSM,  // (a - b) * c
   FUSION_FAS,  // (a + b) - c
   FUSION_FSA,  // (a - b) + c
+  FUSION_FSS,  // (a - b) - c
 } mlusimFusionOp_t;
 
 namespace mlusim::detail {
@@ -46,6 +48,7 @@ T fuse(mlusimFusionOp_t op, T a, T b, T c) {
     case FUSION_FSM: return static_cast<T>(a - b) * c;
     case FUSION_FAS: return static_cast<T>(a + b) - c;
     case FUSION_FSA: return static_cast<T>(a - b) + c;
+    case FUSION_FSS: return static_cast<T>(a - b) - c;
   }
   return T(0);
 }
@@ -54,7 +57,7 @@ template <typename T>
 void fusion(mlusimFusionOp_t op, T *dst, const T *src0, FusionOperand<T> src1,
             FusionOperand<T> src2, int count) {
   const char *name = "__bang_fusion";
-  if (op < FUSION_FMA || op > FUSION_FSA)
+  if (op < FUSION_FMA || op > FUSION_FSS)
     fault(this_core(), std::string(name) + ": unknown operation " + std::to_string(op));
   const size_t n = checked_count(name, count), bytes = n * sizeof(T);
   vector_op<T>(name, dst, bytes, src0, bytes, src1.vector, src1.vector ? bytes : 0, n);

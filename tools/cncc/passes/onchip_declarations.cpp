@@ -3,13 +3,15 @@
 // the calling core's instance of it:
 //   at function scope, a local reference (or pointer) bound to the instance
 //   each time the declaration runs; an initializer runs each time too;
-//   at file scope, every later use of the name becomes the instance; an
-//   initializer is copied in at each launch. The variable belongs to its
-//   .mlu file (a name in an unnamed namespace); extern declarations of it, in
-//   any header, refer to the file's one definition.
+//   at file scope, every later use of the name becomes the instance (where no
+//   local or parameter of that name hides it); an initializer is copied in at
+//   each launch. The variable belongs to its .mlu file (a name in an unnamed
+//   namespace); extern declarations of it, in any header, refer to the file's
+//   one definition.
 // On a pointer parameter or in a cast the qualifier is dropped.
 #include <set>
 
+#include "tools/cncc/block_names.h"
 #include "tools/cncc/passes/passes.h"
 
 namespace mlusim::cncc {
@@ -160,7 +162,8 @@ std::string local_variable(const Unit &u, const OnchipDeclaration &decl, const D
 // What a use of the file-scope variable d becomes: the calling core's instance.
 std::string instance(const OnchipDeclaration &decl, const Declarator &d) {
   const std::string var = "mlusim_site_" + d.name;
-  if (is_pointer_form(d)) return "(" + pointer_form(decl.type, d, var) + ")";
+  // std::string("("): "(" + a temporary string trips a false -Wrestrict in GCC 12.
+  if (is_pointer_form(d)) return std::string("(") + pointer_form(decl.type, d, var) + ")";
   std::string object_type = decl.type + d.pointers + d.dims;
   if (!d.init.empty() && d.dims.find("[]") != std::string::npos)
     object_type = "std::remove_const_t<decltype(mlusim_init_" + d.name + ")>";
@@ -180,7 +183,8 @@ std::string file_scope_variable(const Unit &u, const OnchipDeclaration &decl, co
     out += "const " + decl.type + d.pointers + " " + init_var + d.dims + " = " + d.init + "; ";
     init = "&" + init_var;
   }
-  return out + site(u, decl, d, var, init) + "} ";
+  // A file's unused variable is no warning in cncc (it is a global there).
+  return out + "[[maybe_unused]] " + site(u, decl, d, var, init) + "} ";
 }
 
 // Every on-chip declaration in the unit (in order); a qualifier on a pointer
@@ -213,14 +217,20 @@ void rewrite_onchip_declarations(Unit &u) {
   u.onchip = read_declarations(u);
   const std::map<std::string, std::string> instances = file_scope_instances(u.onchip);
   std::set<std::string> declared, reported;  // file-scope names so far; undefined ones used
+  // A local or parameter of a file-scope name hides it; blocks are followed
+  // from the first file-scope declaration on (at namespace scope, so no block
+  // is open there), which skips the headers before it.
+  BlockNames locals(u);
   size_t next = 0, skip_until = 0;  // the next declaration; the end of the last one
   for (size_t i = 0; i < u.size(); ++i) {
+    if (!declared.empty()) locals.step(i);
     if (next < u.onchip.size() && u.onchip[next].qualifier == i) {
       const OnchipDeclaration &decl = u.onchip[next++];
       std::string out;
       for (const Declarator &d : decl.declarators) {
         out += decl.file_scope ? file_scope_variable(u, decl, d) : local_variable(u, decl, d);
         if (decl.file_scope) declared.insert(d.name);
+        else locals.declare(i, d.name, 0);
       }
       u.replace(decl.first, decl.last, out);
       skip_until = decl.last;
@@ -229,7 +239,11 @@ void rewrite_onchip_declarations(Unit &u) {
     if (u[i].system || u[i].kind != Kind::kIdent || i <= skip_until || u.member_access_before(i))
       continue;
     const std::string name(u.text(i));
-    if (declared.count(name) == 0) continue;
+    if (declared.count(name) == 0 || locals.find(name)) continue;
+    if (locals.declares(i)) {
+      locals.declare(i, name, 0);
+      continue;
+    }
     const std::string &use = instances.at(name);
     if (!use.empty()) u.replace(i, i, use);
     else if (reported.insert(name).second)

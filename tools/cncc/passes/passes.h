@@ -18,11 +18,16 @@ void rewrite_onchip_declarations(Unit &unit);
 void check_scalar_subscripts(Unit &unit);
 // kernel<<<dim, type, queue>>>(args) -> mlusim::bang::launch (launches.cpp).
 void rewrite_launches(Unit &unit);
+// asm("sync;") and the other MLISA instructions of mlisa.h in device code ->
+// the calls doing the same; any other -> an error when used (inline_assembly.cpp).
+void translate_inline_assembly(Unit &unit);
 // printf in device code -> __bang_printf (device_printf.cpp).
 void rewrite_device_printf(Unit &unit);
 // Intrinsic calls in device code record their .mlu line (line_marks.cpp).
 void mark_intrinsic_lines(Unit &unit);
 // 1.5h -> ((half)1.5) (half_literals.cpp).
 void rewrite_half_literals(Unit &unit);
+// #pragma unroll, #pragma bang ... -> nothing (device_pragmas.cpp).
+void drop_device_pragmas(Unit &unit);
 
 }  // namespace mlusim::cncc

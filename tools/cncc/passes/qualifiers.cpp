@@ -55,7 +55,8 @@ std::string c_function(const Unit &u, size_t i) {
   if (!u.at_namespace_scope(i) || specified(u, i, "static") || specified(u, i, "extern") ||
       specified(u, i, "friend") || explicit_specialization(u, i) || qualified_name(u, i))
     return inline_keyword;
-  return "static " + inline_keyword;
+  // Unused, it is no warning: on the device it has external linkage.
+  return "static __attribute__((unused)) " + inline_keyword;
 }
 
 }  // namespace

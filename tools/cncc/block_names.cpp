@@ -1,0 +1,77 @@
+#include "tools/cncc/block_names.h"
+
+namespace mlusim::cncc {
+
+bool is_expression_keyword(std::string_view w) {
+  for (std::string_view k : {"return", "case", "sizeof", "alignof", "else", "do", "throw", "new",
+                             "delete", "goto", "co_return", "co_yield", "co_await"})
+    if (w == k) return true;
+  return false;
+}
+
+namespace {
+
+// Names that spell a type before "*name" / "&name" (where "a * buf" would
+// otherwise be a product).
+bool is_builtin_type(std::string_view w) {
+  for (std::string_view k : {"void", "char", "short", "int", "long", "float", "double", "bool",
+                             "signed", "unsigned", "auto", "half", "bfloat16"})
+    if (w == k) return true;
+  return w.size() > 2 && w.substr(w.size() - 2) == "_t";
+}
+
+}  // namespace
+
+void BlockNames::step(size_t i) {
+  const Token &t = u_[i];
+  if (t.kind == Kind::kPunct) {
+    const std::string_view w = u_.text(i);
+    if (w == ";" && !u_.in_parens(i)) {
+      parameters_.clear();  // a prototype's
+    } else if (w == "{") {
+      ++depth_;
+      for (Name &p : parameters_) names_.push_back(Name{std::move(p.name), p.value, depth_});
+      parameters_.clear();
+    } else if (w == "}" && depth_ > 0) {
+      while (!names_.empty() && names_.back().depth == depth_) names_.pop_back();
+      --depth_;
+    }
+  } else if (t.kind == Kind::kIdent && !t.system && i + 1 < u_.size() &&
+             u_[i + 1].kind == Kind::kIdent) {
+    const std::string_view w = u_.text(i);
+    if (w == "typename" || w == "class" || w == "struct")
+      type_names_.insert(std::string(u_.text(i + 1)));
+  }
+}
+
+bool BlockNames::is_type(std::string_view w) const {
+  return is_builtin_type(w) || type_names_.count(std::string(w)) != 0;
+}
+
+bool BlockNames::declares(size_t i) const {
+  size_t k = i;
+  bool pointer_or_reference = false;
+  while (k > 0 && (u_.is(k - 1, "*") || u_.is(k - 1, "&") || u_.is(k - 1, "const") ||
+                   u_.is(k - 1, "volatile") || u_.is(k - 1, "__restrict__"))) {
+    pointer_or_reference |= u_.is(k - 1, "*") || u_.is(k - 1, "&");
+    --k;
+  }
+  if (k == 0 || u_[k - 1].kind != Kind::kIdent) return false;
+  const std::string_view type = u_.text(k - 1);
+  if (is_expression_keyword(type)) return false;
+  // Two names side by side only occur in a declaration; "a * buf" may be a product.
+  return !pointer_or_reference || is_type(type);
+}
+
+void BlockNames::declare(size_t i, const std::string &name, int value) {
+  if (u_.in_parens(i)) parameters_.push_back(Name{name, value, 0});
+  else if (depth_ > 0) names_.push_back(Name{name, value, depth_});
+}
+
+std::optional<int> BlockNames::find(const std::string &name) const {
+  for (auto n = names_.rbegin(); n != names_.rend(); ++n)
+    if (n->name == name) return n->value;
+  return std::nullopt;
+}
+
+}  // namespace mlusim::cncc

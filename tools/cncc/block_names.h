@@ -1,0 +1,57 @@
+// The names declared in the blocks open at a token, for passes that rewrite
+// the uses of a file-scope name: a local or parameter of that name hides it
+// from its declaration to the end of its block (a parameter: of the function
+// body that follows). Fed the tokens in order (step), it keeps the names of
+// the open blocks, innermost last (a brace costs no allocation: STL headers
+// have many); a pass stores what it needs about each name (an int).
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tools/cncc/unit.h"
+
+namespace mlusim::cncc {
+
+class BlockNames {
+ public:
+  explicit BlockNames(const Unit &u) : u_(u) {}
+
+  // Call for every token in order, before looking at it: opens and closes
+  // blocks, notes the program's template parameters and classes as type
+  // names (not the system headers': thousands, none an on-chip name's type).
+  void step(size_t i);
+
+  // "T name", "T *name", "const T &name": the identifier at i is declared
+  // there ("a * name" only when `a` is a type this knows).
+  bool declares(size_t i) const;
+  // The name at i is declared with `value`: in the body that follows if it is
+  // a parameter, else in the innermost open block.
+  void declare(size_t i, const std::string &name, int value);
+  // The value of the innermost declaration of `name` in an open block.
+  std::optional<int> find(const std::string &name) const;
+
+  // A type: built-in or fixed-width ("_t"), half, or a template parameter or
+  // class declared so far.
+  bool is_type(std::string_view w) const;
+
+ private:
+  struct Name {
+    std::string name;
+    int value;
+    size_t depth;  // of the block declaring it
+  };
+  const Unit &u_;
+  std::vector<Name> names_;       // in the open blocks, innermost last
+  std::vector<Name> parameters_;  // declared in parentheses, for the next body
+  size_t depth_ = 0;              // open blocks
+  std::set<std::string> type_names_;
+};
+
+// Keywords that may stand right before an expression: "return buf[0]" is a
+// use of buf, not a declaration of it.
+bool is_expression_keyword(std::string_view w);
+
+}  // namespace mlusim::cncc
