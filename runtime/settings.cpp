@@ -21,7 +21,7 @@ constexpr const char *kKnown[] = {
     "MLUSIM_DEVICE",     "MLUSIM_CLOCK_MHZ",       "MLUSIM_LOG",         "MLUSIM_FILL",
     "MLUSIM_GDRAM_GUARD", "MLUSIM_RACES",          "MLUSIM_SCHEDULE",    "MLUSIM_SCHEDULES",
     "MLUSIM_TRACE_FILTER", "MLUSIM_TRACE_JSON",    "MLUSIM_WATCHDOG_SECONDS",
-    "MLUSIM_CXX",        "MLUSIM_FUZZ_BUILD",
+    "MLUSIM_CXX",        "MLUSIM_FUZZ_BUILD",      "MLUSIM_PROCFS_DIR",
 };
 
 struct Problems {
