@@ -3,7 +3,9 @@
 # mlu-ops-like tree of fake_mluops/ (its README says what it has): the summary
 # lines, an operator that does not build skipped with its first error, the
 # harness' cases counted, failing and missing cases, zero cases being a
-# failure, the device check, a second build that recompiles nothing.
+# failure, the device check, a second build that recompiles nothing, what
+# the harness finds of its settings (its test_list, the on-chip fill, the
+# launch time limit).
 set -u
 tool=$1 fake=$2 work=$3
 rm -rf "$work"
@@ -31,6 +33,9 @@ has "mluops-build: 1 operators built, 1 skipped"
 expect 0 "$tool" test --build "$build"
 has "[ RUN      ] scale_forward/TestSuite.mluOp/0"
 has "mluops: 2 passed, 0 failed"
+has "[test_list]: found"
+has "[fill_ram]: OFF"
+has "[watchdog]: 600"
 [ "$(awk -F '\t' '$3 == "passed" && $4 > 0' "$build/mluops-test.tsv" | wc -l)" = 2 ] ||
   fail "mluops-test.tsv does not hold 2 passed cases with their hardware time"
 
@@ -53,6 +58,10 @@ has "mluops: 0 passed, 0 failed"
 FAKE_MLUOPS_NO_CARD=1 expect 1 "$tool" test --build "$build"
 has "ALL PASSED."
 has "mluops: 0 passed, 2 failed"
+
+MLUOP_GTEST_FILL_RAM=NAN_FLOAT MLUSIM_WATCHDOG_SECONDS=30 expect 0 "$tool" test --build "$build"
+has "[fill_ram]: NAN_FLOAT"
+has "[watchdog]: 30"
 
 MLUSIM_DEVICE=MLU270 expect 1 "$tool" test --build "$build"
 has "the build is for mtp_372"

@@ -30,7 +30,8 @@ mluops_test() {
 
   t_report="$t_dir/mluops-test.tsv"
   : > "$t_report"
-  mkdir -p "$t_dir/logs" "$t_dir/run"
+  mkdir -p "$t_dir/logs"
+  prepare_run_dir "$t_dir"
   say "running the cases in $t_cases on the simulated ${t_device%% *}"
   for t_op in $t_ops; do
     t_count=$(count_cases "$t_cases/$t_op")
@@ -68,6 +69,15 @@ serve_driver_files() {
   printf '0\n' > "$1/mlus/$2/exclusive_mode"
 }
 
+# The harness reads gtest_config/test_list (which operators' cases need their
+# real data) at ../../test/mlu_op_gtest/..., as when it runs in mlu-ops' own
+# build/test: it runs in <build>/run/build/test, beside a link to the copy's
+# test/.
+prepare_run_dir() {
+  mkdir -p "$1/run/build/test"
+  ln -sfn "$1/src/test" "$1/run/test"
+}
+
 # The case files the harness collects for an operator folder: *.prototxt and
 # *.pb, except paths that say "invalid".
 count_cases() {
@@ -75,14 +85,23 @@ count_cases() {
   find "$1" -type f \( -name '*.prototxt' -o -name '*.pb' \) ! -path '*invalid*' | wc -l | tr -d ' '
 }
 
+MLUOPS_WATCHDOG_SECONDS=600
+
 # run_harness <build> <cases> <operator> <number of cases> <report>: the
 # harness' output on stdout (and in logs/test-<operator>.log); the
 # operator's records appended to the report, its cases that never ran as
-# failed.
+# failed. The harness' fill of on-chip memory before each case is off unless
+# MLUOP_GTEST_FILL_RAM says otherwise: mlusim fills it before every launch
+# itself (MLUSIM_FILL), and the harness' fill_ram kernel runs NRAM
+# intrinsics on the memory cores, which mlusim refuses (docs/mluops.md).
+# A launch may take 10 minutes of host time, not 1: some of mlu-ops' cases
+# are large for a simulator on a small host.
 run_harness() {
   t_log="$1/logs/test-$3.log"
   (
-    cd "$1/run"
+    cd "$1/run/build/test"
+    MLUOP_GTEST_FILL_RAM="${MLUOP_GTEST_FILL_RAM:-OFF}" \
+    MLUSIM_WATCHDOG_SECONDS="${MLUSIM_WATCHDOG_SECONDS:-$MLUOPS_WATCHDOG_SECONDS}" \
     MLUSIM_PROCFS_DIR="$1/procfs" LD_PRELOAD="$MLUOPS_PROCFS_SHIM${LD_PRELOAD:+:$LD_PRELOAD}" \
     LD_LIBRARY_PATH="$1/neuware/lib64:$1/cmake/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
       "$1/cmake/test/mluop_gtest" --cases_dir="$2" --gtest_filter="$3/*" 2>&1

@@ -1,6 +1,7 @@
 // The fake mlu-ops harness: `mluop_gtest --cases_dir=<dir> --gtest_filter=<op>/*`
 // runs every case file under <dir>/<op>/ with the operator's registered test,
-// printing the lines mlu-ops' gtest prints. As mlu-ops' does, it first looks
+// printing the lines mlu-ops' gtest prints, and what it read of its settings.
+// As mlu-ops' does, it first looks
 // for a device in shared mode in the driver's /proc files; without one it
 // runs nothing and still says "ALL PASSED".
 #include <fcntl.h>
@@ -101,6 +102,18 @@ bool run_case(const Registered &op, size_t index, const std::string &path, doubl
   return passed;
 }
 
+// What mlu-ops' harness reads besides the cases: the list of operators whose
+// cases need real data (at a path relative to its build/test folder) and
+// whether to fill on-chip memory before each case; and mlusim's launch time
+// limit the run sets.
+void print_settings() {
+  const bool listed = std::ifstream("../../test/mlu_op_gtest/pb_gtest/gtest_config/test_list").good();
+  const char *fill = std::getenv("MLUOP_GTEST_FILL_RAM");
+  const char *watchdog = std::getenv("MLUSIM_WATCHDOG_SECONDS");
+  std::printf("[test_list]: %s\n[fill_ram]: %s\n[watchdog]: %s\n", listed ? "found" : "missing",
+              fill != nullptr ? fill : "random", watchdog != nullptr ? watchdog : "default");
+}
+
 }  // namespace fake_harness
 
 int main(int argc, char **argv) {
@@ -111,6 +124,7 @@ int main(int argc, char **argv) {
     if (a.rfind("--gtest_filter=", 0) == 0) only = a.substr(15, a.find('/') - 15);
   }
   size_t cases = 0, failed = 0;
+  fake_harness::print_settings();
   if (!fake_harness::device_in_shared_mode()) {
     std::printf("No suitable card\n");
   } else {
