@@ -6,7 +6,7 @@
 
 #include <spdlog/fmt/ranges.h>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/handles.h"
 #include "runtime/queue.h"

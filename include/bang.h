@@ -21,7 +21,7 @@
 #include "mlusim/bang/vector.h"
 #include "mlusim/bang/activation.h"
 #include "mlusim/bang/assembly.h"
-#include "mlusim/bang/fill.h"
+#include "mlusim/bang/memset.h"
 #include "mlusim/bang/fusion.h"
 #include "mlusim/bang/layout.h"
 #include "mlusim/bang/math_library.h"

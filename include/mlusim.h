@@ -106,6 +106,11 @@ typedef struct {
   char name[64];
   int launches;
   double device_time_us;
+  /* The range of device_time_us when every constant of the cost model that is
+   * still an estimate is set to half and to double its value, each the way
+   * that shortens, then lengthens the launch (docs/cost_model.md). */
+  double device_time_us_low;
+  double device_time_us_high;
   double bytes_moved[MLUSIM_DIRECTION_COUNT];
   double gdram_bytes;          /* GDRAM traffic of every kind, atomics included */
   double vector_ops_float;     /* elements processed by vector intrinsics, per dtype width */
@@ -122,6 +127,9 @@ typedef struct {
   int theory_dtype;            /* mlu-ops dtype whose peak compute efficiency uses */
   double io_efficiency;
   double compute_efficiency;
+  /* Their ranges, from the device time's (-1 where the efficiency is). */
+  double io_efficiency_low, io_efficiency_high;
+  double compute_efficiency_low, compute_efficiency_high;
 } mlusimReport_t;
 
 /* The calling host thread's last launch or operator call on `queue` (threads
@@ -132,14 +140,28 @@ cnrtRet_t mlusimGetLastOpReport(cnrtQueue_t queue, mlusimReport_t *report);
 /* The message of the last kernel fault or launch error on this host thread. */
 const char *mlusimGetLastError(void);
 
-/* Tracing. Records every intrinsic of the cores the filter admits; the filter is
- * "kernel=<substring>,cluster=<n>,core=<n>" with any part optional (also from
- * MLUSIM_TRACE_FILTER). mlusimTraceStart is implied by MLUSIM_TRACE_JSON=<file>,
- * which writes the file at exit. */
+/* Tracing (docs/tracing.md). Records every intrinsic of the cores the filter
+ * admits; the filter is "kernel=<substring>,cluster=<n>,core=<n>" with any part
+ * optional (also from MLUSIM_TRACE_FILTER). mlusimTraceStart is implied by
+ * MLUSIM_TRACE_JSON=<file> and MLUSIM_TRACE_SVG=<file>, which write the file at
+ * exit. Launches that run while tracing are counted from 0 (since the last
+ * mlusimTraceClear). */
 cnrtRet_t mlusimSetTraceFilter(const char *filter);
+/* Which launches are kept for the exports (also MLUSIM_TRACE_LAUNCH): NULL or
+ * "" every one (the default), "<n>" launch n only, "longest" the longest one,
+ * any other text the longest launch of a kernel whose name contains it.
+ * Keeping one launch bounds the memory a long program's trace takes. */
+cnrtRet_t mlusimTraceSelectLaunch(const char *which);
 cnrtRet_t mlusimTraceStart(void);
 cnrtRet_t mlusimTraceStop(void);
+/* Every kept launch as Chrome trace-event JSON (Perfetto, chrome://tracing). */
 cnrtRet_t mlusimTraceWriteChromeJson(const char *path);
+/* Launch `launch` (its number; -1: the longest kept) as an SVG timeline: one
+ * row per pipe and stream of every traced core. cnrtErrorArgsInvalid if that
+ * launch was not kept or traced no core. */
+cnrtRet_t mlusimTraceWriteSvg(const char *path, int launch);
+/* Launches counted while tracing since the last mlusimTraceClear. */
+int mlusimTraceGetLaunchCount(void);
 void mlusimTraceClear(void);
 
 /* Checks for finding bugs (docs/finding_bugs.md).

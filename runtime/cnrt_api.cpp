@@ -10,7 +10,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/last_error.h"
 #include "runtime/launch.h"

@@ -15,7 +15,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/logging.h"
 #include "runtime/settings.h"
 #include "runtime/onchip_memory.h"

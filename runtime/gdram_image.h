@@ -1,6 +1,6 @@
 // The contents of the GDRAM allocations a launch may touch, so that it can be
 // run again from the same inputs and its outputs compared (MLUSIM_SCHEDULES,
-// runtime/schedule.h).
+// runtime/core_order.h).
 #pragma once
 
 #include <cstddef>

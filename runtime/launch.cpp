@@ -9,7 +9,7 @@
 
 #include "mlusim/bang/memory.h"
 #include "runtime/bang/print.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/gdram_image.h"
 #include "runtime/last_error.h"
@@ -19,7 +19,7 @@
 #include "runtime/onchip_memory.h"
 #include "runtime/queue.h"
 #include "runtime/race_check.h"
-#include "runtime/schedule.h"
+#include "runtime/core_order.h"
 #include "runtime/scheduler.h"
 #include "runtime/settings.h"
 #include "runtime/timing/prices.h"
@@ -137,9 +137,45 @@ std::vector<std::vector<int>> make_units(int compute_cores, int memory_cores, in
   return units;
 }
 
+// A launch placed in simulated time with the model's prices, and how long it
+// lasts at both ends of its error bar.
+struct LaunchTiming {
+  std::vector<timing::CoreTiming> cores;
+  double low_us = 0, high_us = 0;
+};
+
+double last_finish(const std::vector<timing::CoreTiming> &cores) {
+  double finish = 0;
+  for (const timing::CoreTiming &c : cores) finish = std::max(finish, c.finish);
+  return finish;
+}
+
+// Three replays of the same steps, side by side (docs/cost_model.md).
+LaunchTiming time_launch(const std::vector<timing::CoreSteps> &steps, const DeviceSpec &spec) {
+  using timing::Estimates;
+  std::vector<timing::CoreSteps> untraced = steps;
+  for (timing::CoreSteps &s : untraced) s.traced = false;
+  const double cycles_per_us = spec.clock_ghz * 1e3;
+  LaunchTiming t;
+#pragma omp parallel sections num_threads(3)
+  {
+#pragma omp section
+    t.cores = timing::replay(steps, timing::prices_of(spec));
+#pragma omp section
+    t.low_us = last_finish(timing::replay(untraced, timing::prices_of(spec, Estimates::kLow))) /
+                   cycles_per_us +
+               timing::launch_overhead_us(spec, Estimates::kLow);
+#pragma omp section
+    t.high_us = last_finish(timing::replay(untraced, timing::prices_of(spec, Estimates::kHigh))) /
+                    cycles_per_us +
+                timing::launch_overhead_us(spec, Estimates::kHigh);
+  }
+  return t;
+}
+
 mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
-                           const std::vector<CoreContext> &cores,
-                           const std::vector<timing::CoreTiming> &timings) {
+                           const std::vector<CoreContext> &cores, const LaunchTiming &timing) {
+  const std::vector<timing::CoreTiming> &timings = timing.cores;
   mlusimReport_t r{};
   std::snprintf(r.name, sizeof(r.name), "%s", name);
   r.launches = 1;
@@ -150,10 +186,8 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   r.cores = static_cast<int>(std::min(cores.size() - memory_cores, listed));
   r.memory_cores = static_cast<int>(listed - r.cores);
   const double cycles_per_us = spec.clock_ghz * 1e3;
-  double finish = 0;
   for (size_t i = 0; i < cores.size(); ++i) {
     const CoreContext &c = cores[i];
-    finish = std::max(finish, timings[i].finish);
     for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) r.bytes_moved[d] += c.bytes_moved[d];
     r.gdram_bytes += c.gdram_traffic;
     r.vector_ops_float += c.vector_elems_float;
@@ -168,7 +202,9 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
           r.core_pipe_busy_us[i][kVectorPipe] + r.core_pipe_busy_us[i][kTensorPipe];
     }
   }
-  r.device_time_us = finish / cycles_per_us + spec.launch_overhead_us;
+  r.device_time_us = last_finish(timings) / cycles_per_us + spec.launch_overhead_us;
+  r.device_time_us_low = timing.low_us;
+  r.device_time_us_high = timing.high_us;
   compute_efficiency(r);
   return r;
 }
@@ -183,7 +219,8 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
   return steps;
 }
 
-// A task ends when its pipes drain; its async copies land.
+// A task ends when its pipes drain; its async copies land (under the task's
+// recovery point: a copy that faults while landing is the task's fault).
 void end_task() { __sync(); }
 
 // What every run of one launch shares.
@@ -259,6 +296,10 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   // A physical core runs tasks core, core + threads, ... (waves), as hardware
   // does; a memory core runs once per wave of its cluster.
   const WatchdogScope watchdog(p.name, p.threads, is_union, cpc);
+  const std::function<void()> task = [&p] {
+    p.body();
+    end_task();
+  };
   std::string fault = scheduler.run([&](CoreContext &c) {
     const size_t first = c.is_mpu ? size_t(c.physical_cluster) * cpc : c.physical_core;
     for (size_t t = first; t < p.tasks && !scheduler.aborted(); t += p.threads) {
@@ -268,7 +309,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
         // every core of the cluster (memory core included) ended the last.
         if (t != first && is_union)
           scheduler.barrier(c, BarrierScope::kTaskEnd, "the start of its next task");
-        run_guarded(c, p.body);
+        run_guarded(c, task);
       } catch (const KernelFault &f) {
         scheduler.report_fault(f.message);
       } catch (const std::exception &e) {
@@ -278,7 +319,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
         scheduler.report_fault(fmt::format("kernel '{}' [{}, task {}]: threw an exception",
                                            p.name, detail::core_name(c), t));
       }
-      end_task();  // c is the calling fiber's core
+      c.pending.clear();  // a faulted task's copies never land: the launch failed
     }
   });
   if (fault.empty() && race_check) {
@@ -374,10 +415,9 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
-  const std::vector<timing::CoreTiming> timings = timing::replay(steps_of(name, cores),
-                                                                  timing::prices_of(spec));
-  const mlusimReport_t report = make_report(name, spec, cores, timings);
-  trace::collect(name, q->now_us, spec.clock_ghz, cores, timings);
+  const LaunchTiming timing = time_launch(steps_of(name, cores), spec);
+  const mlusimReport_t report = make_report(name, spec, cores, timing);
+  trace::collect(name, spec, report, q->now_us, cores, timing.cores);
   record_launch(*q, report);
   set_last_error_message("");
   log::runtime().debug("kernel '{}' dim ({}, {}, {}) on {} cores: {:.2f} us", name, dim.x, dim.y,

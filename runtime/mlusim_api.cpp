@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
@@ -91,6 +91,10 @@ const char *mlusimGetLastError(void) { return last_error_message().c_str(); }
 cnrtRet_t mlusimSetTraceFilter(const char *filter) {
   return trace::set_filter(filter) ? cnrtSuccess : cnrtErrorArgsInvalid;
 }
+cnrtRet_t mlusimTraceSelectLaunch(const char *which) {
+  trace::select_launch(which);
+  return cnrtSuccess;
+}
 cnrtRet_t mlusimTraceStart(void) {
   trace::start();
   return cnrtSuccess;
@@ -103,6 +107,11 @@ cnrtRet_t mlusimTraceWriteChromeJson(const char *path) {
   if (path == nullptr) return cnrtErrorArgsInvalid;
   return trace::write_chrome_json(path) ? cnrtSuccess : cnrtErrorSys;
 }
+cnrtRet_t mlusimTraceWriteSvg(const char *path, int launch) {
+  if (path == nullptr) return cnrtErrorArgsInvalid;
+  return trace::write_svg(path, launch) ? cnrtSuccess : cnrtErrorArgsInvalid;
+}
+int mlusimTraceGetLaunchCount(void) { return trace::launch_count(); }
 void mlusimTraceClear(void) { trace::clear(); }
 
 cnrtRet_t mlusimSetWatchdogSeconds(double seconds) {

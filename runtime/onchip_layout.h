@@ -14,7 +14,7 @@
 
 #include "mlusim/bang/detail/core.h"
 #include "mlusim/bang/detail/program.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 
 namespace mlusim {
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "mlusim/bang/detail/core.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 
 namespace mlusim {
 

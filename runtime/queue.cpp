@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/handles.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
+#include "runtime/trace.h"
 
 namespace {
 std::atomic<uint64_t> g_next_queue_id{1};
@@ -37,6 +38,8 @@ thread_local OpenOp t_open_op;
 void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
   total.launches += r.launches;
   total.device_time_us += r.device_time_us;
+  total.device_time_us_low += r.device_time_us_low;
+  total.device_time_us_high += r.device_time_us_high;
   for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) total.bytes_moved[d] += r.bytes_moved[d];
   total.gdram_bytes += r.gdram_bytes;
   total.vector_ops_float += r.vector_ops_float;
@@ -216,13 +219,22 @@ cnrtRet_t last_op_report(cnrtQueue_t queue, mlusimReport_t *report) {
 
 void compute_efficiency(mlusimReport_t &r) {
   const DeviceSpec &spec = current_device();
-  double seconds = r.device_time_us * 1e-6;
-  r.io_efficiency = (r.theory_io_bytes > 0 && seconds > 0)
-                        ? r.theory_io_bytes / (seconds * spec.gdram_gbps * 1e9)
-                        : -1;
-  r.compute_efficiency = (r.theory_ops > 0 && seconds > 0)
-                             ? r.theory_ops / (seconds * mlusimPeakOpsPerSecond(r.theory_dtype))
-                             : -1;
+  const auto io = [&](double us) {
+    return r.theory_io_bytes > 0 && us > 0 ? r.theory_io_bytes / (us * 1e-6 * spec.gdram_gbps * 1e9)
+                                           : -1;
+  };
+  const auto compute = [&](double us) {
+    return r.theory_ops > 0 && us > 0
+               ? r.theory_ops / (us * 1e-6 * mlusimPeakOpsPerSecond(r.theory_dtype))
+               : -1;
+  };
+  // A longer time is a lower efficiency.
+  r.io_efficiency = io(r.device_time_us);
+  r.io_efficiency_low = io(r.device_time_us_high);
+  r.io_efficiency_high = io(r.device_time_us_low);
+  r.compute_efficiency = compute(r.device_time_us);
+  r.compute_efficiency_low = compute(r.device_time_us_high);
+  r.compute_efficiency_high = compute(r.device_time_us_low);
 }
 
 OpScope::OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, double theory_ops,
@@ -233,6 +245,7 @@ OpScope::OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, do
   report_.theory_ops = theory_ops;
   report_.theory_dtype = theory_dtype;
   if (queue_ != nullptr) t_open_op = OpenOp{queue_.get(), &report_};
+  trace::op_begin();
 }
 
 OpScope::~OpScope() {
@@ -243,6 +256,7 @@ OpScope::~OpScope() {
     std::lock_guard<std::mutex> lock(queue_->reports_mutex);
     reports_of_this_thread(*queue_).last_op = report_;
   }
+  trace::op_end(report_);
   log::op().debug("{}: {:.2f} us on {}, IO efficiency {:.1f}%, compute efficiency {:.1f}%",
                   report_.name, report_.device_time_us, current_device().name,
                   100 * report_.io_efficiency, 100 * report_.compute_efficiency);

@@ -22,26 +22,48 @@ RaceMode race_mode() {
   return RaceMode::kFault;
 }
 
+namespace {
+
+// Extends `run` by `range` where the two are one exact run: the same bytes
+// again, the bytes right after, or one more segment of the run's size at its
+// stride (the second such segment sets the stride). A scalar loop's accesses
+// become one entry this way, as an intrinsic's strided range is.
+bool extend(Segments &run, const Segments &range) {
+  if (range.count != 1) return false;
+  if (run.count == 1) {
+    if (range.lo >= run.lo && range.lo + range.bytes <= run.lo + run.bytes) return true;
+    if (range.lo == run.lo + run.bytes) {
+      run.bytes += range.bytes;
+      run.stride = run.bytes;
+      return true;
+    }
+    if (range.bytes != run.bytes || range.lo < run.lo + run.bytes) return false;
+    run.stride = range.lo - run.lo;
+    run.count = 2;
+    return true;
+  }
+  const uintptr_t last = run.lo + (run.count - 1) * run.stride;
+  if (range.bytes != run.bytes || (range.lo != last && range.lo != last + run.stride)) return false;
+  if (range.lo != last) ++run.count;
+  return true;
+}
+
+}  // namespace
+
 namespace detail {
 
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
                           bool atomic, const char *op) {
   SharedAccessLog &log = *c.access_log;
-  if (!log.accesses.empty()) {
-    // A run of contiguous (or repeated) plain accesses is one entry.
-    SharedAccess &last = log.accesses.back();
-    if (last.generation == log.generation && last.write == write && last.atomic == atomic &&
-        last.op == op && last.task == c.task_id && last.range.count == 1 && range.count == 1) {
-      if (range.lo == last.range.lo && range.bytes <= last.range.bytes) return;
-      if (range.lo == last.range.lo + last.range.bytes) {
-        last.range.bytes += range.bytes;
-        last.range.stride = last.range.bytes;
-        return;
-      }
-    }
+  size_t &last = log.last[write];
+  if (last != SharedAccessLog::kNone) {
+    SharedAccess &run = log.accesses[last];
+    if (run.generation == log.generation && run.atomic == atomic && run.op == op &&
+        run.where == c.where && run.task == c.task_id && extend(run.range, range))
+      return;
   }
   if (log.accesses.size() >= SharedAccessLog::kMaxAccesses) {
-    log.truncated = true;
+    ++log.dropped;
     return;
   }
   if (log.history_generation != log.generation) {  // the clock this generation reads by
@@ -49,6 +71,8 @@ void append_shared_access(CoreContext &c, Space space, const Segments &range, bo
     log.history_generation = log.generation;
   }
   const auto clock = static_cast<uint32_t>(log.history.size() / log.clock.size() - 1);
+  last = log.accesses.size();
+  if (log.accesses.size() == log.accesses.capacity()) grow_log(c, log.accesses);
   log.accesses.push_back(SharedAccess{range, space, log.generation, clock, write, atomic, op,
                                       c.where, c.issued + 1, c.task_id});
 }
@@ -91,7 +115,8 @@ RaceCheck::RaceCheck(std::vector<CoreContext> &cores)
     log.history.clear();
     log.history_generation = UINT32_MAX;
     log.accesses.clear();
-    log.truncated = false;
+    log.last[0] = log.last[1] = SharedAccessLog::kNone;
+    log.dropped = 0;
     cores[i].access_log = &log;
   }
 }
@@ -104,6 +129,12 @@ struct Entry {
   const SharedAccess *access;
 };
 
+// The tasks barriers can order together: one UnionN task's (tasks / `group`),
+// or a BLOCK task alone (group 1).
+bool same_union_task(const Entry &a, const Entry &b, size_t group) {
+  return static_cast<size_t>(a.access->task) / group == static_cast<size_t>(b.access->task) / group;
+}
+
 // a happened before b: a barrier that b's core had passed ended a's generation.
 bool ordered_before(const Entry &a, const Entry &b) {
   const size_t n = b.log->clock.size();
@@ -111,9 +142,12 @@ bool ordered_before(const Entry &a, const Entry &b) {
 }
 
 // (Two atomics never meet here: the sweep keeps them in a set of their own.)
-bool conflict(const Entry &a, const Entry &b, uintptr_t *lo, uintptr_t *hi) {
-  if (a.log == b.log) return false;
+bool conflict(const Entry &a, const Entry &b, size_t group, uintptr_t *lo, uintptr_t *hi) {
+  if (a.log == b.log && a.access->task == b.access->task) return false;  // program order
   if (!detail::first_overlap(a.access->range, b.access->range, lo, hi)) return false;
+  // A cluster runs its UnionN tasks one after the other, and no other task
+  // shares its SRAM: SRAM accesses of different tasks never meet in time.
+  if (!same_union_task(a, b, group)) return a.access->space != Space::kSram;
   return !ordered_before(a, b) && !ordered_before(b, a);
 }
 
@@ -134,10 +168,10 @@ class ActiveSet {
     entries_.push_back(e);
   }
   // The first entry of this set that races with e, or null.
-  const Entry *race_with(const Entry &e, uintptr_t *lo, uintptr_t *hi) {
+  const Entry *race_with(const Entry &e, size_t group, uintptr_t *lo, uintptr_t *hi) {
     expire(e.lo);
     for (const Entry &o : entries_)
-      if (conflict(o, e, lo, hi)) return &o;
+      if (conflict(o, e, group, lo, hi)) return &o;
     return nullptr;
   }
 
@@ -158,20 +192,26 @@ std::string describe_place(const CoreContext &core, Space space, uintptr_t p) {
   return gdram_describe(*core.gdram, reinterpret_cast<const void *>(p));
 }
 
+// Why nothing orders the two accesses.
+std::string unordered_because(const Entry &first, const Entry &second, size_t group) {
+  if (!same_union_task(first, second, group))
+    return group == 1 ? "with nothing ordering them: tasks of a BLOCK launch are never ordered, "
+                        "not even when one runs after the other on the same core"
+                      : "with nothing ordering them: different UnionN tasks are never ordered, "
+                        "not even when one runs after the other on the same cluster";
+  if (first.access->space == Space::kSram) return "with no __sync_cluster() between them";
+  return "with no barrier ordering them (the cores of one UnionN task are ordered by __sync_all, "
+         "those of a cluster also by __sync_cluster)";
+}
+
 std::string describe_race(const std::vector<CoreContext> &cores, const Entry &first,
-                          const Entry &second, uintptr_t lo, uintptr_t hi) {
+                          const Entry &second, size_t group, uintptr_t lo, uintptr_t hi) {
   const SharedAccess &a = *first.access, &b = *second.access;
   const CoreContext &a_core = cores[first.log->core];
-  const bool sram = a.space == Space::kSram;
-  return fmt::format(
-      "{} race: {} {} {} bytes at {} and {} {} it, {}", space_name(a.space),
-      describe(a_core, a), a.write ? "writes" : "reads", hi - lo,
-      describe_place(a_core, a.space, lo), describe(cores[second.log->core], b),
-      b.write ? "writes" : "reads",
-      sram ? "with no __sync_cluster() between them"
-           : "with no barrier ordering them (tasks of a BLOCK launch, and different UnionN "
-             "tasks, are never ordered; the cores of one UnionN task are ordered by "
-             "__sync_all, those of a cluster also by __sync_cluster)");
+  return fmt::format("{} race: {} {} {} bytes at {} and {} {} it, {}", space_name(a.space),
+                     describe(a_core, a), a.write ? "writes" : "reads", hi - lo,
+                     describe_place(a_core, a.space, lo), describe(cores[second.log->core], b),
+                     b.write ? "writes" : "reads", unordered_because(first, second, group));
 }
 
 }  // namespace
@@ -182,15 +222,19 @@ std::string RaceCheck::first_race() const {
   static ActiveSet reads, writes, atomics;
   entries.clear();
   for (ActiveSet *set : {&reads, &writes, &atomics}) set->clear();
+  std::string incomplete;
   for (size_t i = 0; i < cores_.size(); ++i) {
     const SharedAccessLog &log = logs_[i];
-    if (log.truncated)
-      log::runtime().info("race check: {} made more than {} shared-memory accesses; later "
-                          "ones are not checked",
-                          detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses);
+    if (log.dropped > 0 && incomplete.empty())
+      incomplete = fmt::format(
+          "the race check is incomplete: {} made more than {} separate accesses to shared "
+          "memory, and {} later ones were not checked",
+          detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses, log.dropped);
     for (const SharedAccess &a : log.accesses)
       entries.push_back(Entry{a.range.lo, a.range.hi(), &log, &a});
   }
+  if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", cores_[0].launch->kernel, incomplete);
+  const size_t group = static_cast<size_t>(cores_[0].core_dim) * cores_[0].cluster_dim;
   std::sort(entries.begin(), entries.end(),
             [](const Entry &a, const Entry &b) { return a.lo < b.lo; });
   // Sweep by start address: an entry can meet only those still active. Reads
@@ -199,8 +243,10 @@ std::string RaceCheck::first_race() const {
     const bool atomic = e.access->atomic, write = e.access->write && !atomic;
     for (ActiveSet *set : {&writes, atomic ? nullptr : &atomics, write || atomic ? &reads : nullptr}) {
       uintptr_t lo, hi;
-      const Entry *other = set != nullptr ? set->race_with(e, &lo, &hi) : nullptr;
-      if (other != nullptr) return describe_race(cores_, *other, e, lo, hi);
+      const Entry *other = set != nullptr ? set->race_with(e, group, &lo, &hi) : nullptr;
+      if (other == nullptr) continue;
+      const std::string race = describe_race(cores_, *other, e, group, lo, hi);
+      return incomplete.empty() ? race : race + " (" + incomplete + ")";
     }
     (atomic ? atomics : write ? writes : reads).add(e, e.lo);
   }

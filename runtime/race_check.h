@@ -1,16 +1,19 @@
-// Races between cores on memory they share: GDRAM, and a cluster's SRAM in
-// UNION launches. Every intrinsic's access there (copies, fills, atomics) is
-// logged by its core with the core's barrier generation; each barrier joins
-// its participants' vector clocks. After the launch, two accesses of different
-// cores that meet byte-wise, one of them a write, not both atomics, with no
-// barrier ordering one before the other, are a race: on the board their order
-// depends on timing. BLOCK tasks and different UnionN tasks are never ordered
-// within a launch; the cores of one UnionN task are ordered by __sync_all, a
-// cluster's cores and memory core also by __sync_cluster.
+// Races on memory tasks share: GDRAM, and a cluster's SRAM in UNION launches.
+// Every access there (an intrinsic's range, and through the same call any
+// scalar access) is logged by its core with its task and the core's barrier
+// generation; each barrier joins its participants' vector clocks. After the
+// launch, two accesses of different tasks that meet byte-wise, one of them a
+// write, not both atomics, with no barrier ordering one before the other, are
+// a race: on the board their order depends on timing. Only the cores of one
+// UnionN task are ordered, by __sync_all, a cluster's cores and memory core
+// also by __sync_cluster. Tasks of a BLOCK launch, different UnionN tasks, and
+// tasks that run one after the other on one core (waves) are never ordered:
+// the device may place them anywhere.
 //
 // MLUSIM_RACES: "fault" (default: the launch fails naming both accesses),
-// "warn" (logged, the launch succeeds) or "off". Scalar code's raw accesses
-// are not seen.
+// "warn" (logged, the launch succeeds) or "off". Each core logs up to
+// SharedAccessLog::kMaxAccesses (merged) accesses; past that the check is
+// incomplete and says so, in the launch's log and in any race it reports.
 #pragma once
 
 #include <cstdint>
@@ -36,14 +39,17 @@ struct SharedAccess {
 // One core's accesses and vector clock (touched only by that core, and by
 // barriers while it is parked).
 struct SharedAccessLog {
-  static constexpr size_t kMaxAccesses = size_t{1} << 16;  // beyond it, races go unchecked
+  // 40 MiB of log per core at most (docs/finding_bugs.md: what the operators need).
+  static constexpr size_t kMaxAccesses = size_t{1} << 19;
+  static constexpr size_t kNone = ~size_t{0};
   int core = 0;
   uint32_t generation = 0;
   std::vector<uint32_t> clock;    // per core: generations known finished here
   std::vector<uint32_t> history;  // clock snapshots, one per generation that accessed GDRAM
   uint32_t history_generation = UINT32_MAX;
   std::vector<SharedAccess> accesses;
-  bool truncated = false;
+  size_t last[2] = {kNone, kNone};  // the latest read and write entry, where a run may go on
+  size_t dropped = 0;               // accesses past kMaxAccesses, not checked
 };
 
 enum class RaceMode { kOff, kWarn, kFault };

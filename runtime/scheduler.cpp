@@ -35,6 +35,7 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   clusters_.resize(clusters);
   cluster_ipus_.resize(clusters);
   task_ends_.resize(clusters);
+  for (Barrier &b : task_ends_) b.orders_memory = false;
   const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
   unions_.resize(unions);
   union_ipus_.resize(unions);
@@ -159,7 +160,7 @@ void Scheduler::on_parked(Core &core) {
   }
   // Every participant is here: what each did before is ordered before what
   // any does after.
-  if (core.ctx->access_log != nullptr) {  // the race check is on
+  if (b.orders_memory && core.ctx->access_log != nullptr) {  // the race check is on
     std::vector<SharedAccessLog *> logs;
     for (const Core *k : b.waiting) logs.push_back(k->ctx->access_log);
     join_clocks(logs);

@@ -16,7 +16,7 @@
 
 #include "mlusim/bang/detail/core.h"
 #include "runtime/fiber.h"
-#include "runtime/schedule.h"
+#include "runtime/core_order.h"
 
 namespace mlusim {
 
@@ -66,6 +66,9 @@ class Scheduler {
     std::string wake_fault;  // set when the core must fault instead of passing
   };
   struct Barrier {
+    // What a participant did before it is ordered before what any does after
+    // (not so for the start of a cluster's next task, which only takes turns).
+    bool orders_memory = true;
     std::vector<Core *> participants;
     int finished = 0;
     std::vector<Core *> waiting;

@@ -1,5 +1,5 @@
 // The MLUSIM_* environment variables. Each is read by the concern it sets
-// (MLUSIM_DEVICE by runtime/device_spec.cpp, MLUSIM_FILL by
+// (MLUSIM_DEVICE by runtime/devices.cpp, MLUSIM_FILL by
 // runtime/onchip_memory.cpp, ...); this file knows every name, so that a
 // misspelt name or a value none of the valid ones is reported, with the valid
 // ones, instead of silently falling back to a default.

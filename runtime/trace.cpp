@@ -1,6 +1,6 @@
 #include "runtime/trace.h"
 
-#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -10,8 +10,18 @@
 
 #include "runtime/logging.h"
 #include "runtime/settings.h"
+#include "runtime/trace/chrome_json.h"
+#include "runtime/trace/launch.h"
+#include "runtime/trace/timeline_svg.h"
 
 namespace mlusim::trace {
+
+std::string event_name(const Event &e) {
+  if (e.kind == EventKind::kStall)
+    return fmt::format("stall: {} queue full ({})", pipe_name(e.pipe), e.op);
+  return fmt::format("{}{}", e.op, e.async ? " async" : "");
+}
+
 namespace {
 
 struct Filter {
@@ -19,36 +29,41 @@ struct Filter {
   int cluster = -1, core = -1;
 };
 
-// One timed step of a traced core, kept whole after the launch's steps are gone.
-struct StoredEvent {
-  std::string kernel;
-  int cluster, core;  // core: core_in_cluster (the memory core comes after the compute cores)
-  bool mpu;
-  std::string name;    // "__bang_add", "stall: vector queue full (__bang_add)", ...
-  const char *detail;  // dtype, direction, "wait", "barrier"
-  uint8_t lane;
-  double issue, ready, start, end;  // cycles
-  uintptr_t dst, src;
-  uint64_t size;
-  double start_us, clock_ghz;
+// Which launches are kept for the exports.
+struct Selection {
+  enum Kind { kAll, kNumber, kLongest } kind = kAll;
+  int number = -1;
+  std::string kernel;  // kLongest: only kernels whose name contains it
+
+  bool admits_kernel(const char *name) const {
+    return kernel.empty() || std::strstr(name, kernel.c_str()) != nullptr;
+  }
 };
 
-// What a timed step is called on its lane: an instruction by its intrinsic; on
-// the stream's lane a fence or barrier by its name, an instruction by the pipe
-// whose full queue held the stream up.
-std::string event_name(const timing::TraceEvent &e) {
-  const Step &s = *e.step;
-  if (e.lane == kStreamLane && s.kind != StepKind::kFence && s.kind != StepKind::kBarrier)
-    return fmt::format("stall: {} queue full ({})", pipe_name(s.pipe), s.op);
-  return fmt::format("{}{}", s.op, s.async ? " async" : "");
+Selection parse_selection(const char *text) {
+  Selection s;
+  const std::string t = text != nullptr ? text : "";
+  if (t.empty()) return s;
+  char *end = nullptr;
+  const long n = std::strtol(t.c_str(), &end, 10);
+  if (*end == '\0' && n >= 0) {
+    s.kind = Selection::kNumber;
+    s.number = static_cast<int>(n);
+    return s;
+  }
+  s.kind = Selection::kLongest;
+  if (t != "longest") s.kernel = t;
+  return s;
 }
 
 struct State {
   std::mutex mutex;
   Filter filter;
-  bool started = false;
-  std::vector<StoredEvent> events;
-  std::string json_at_exit;
+  Selection selection;
+  std::atomic<bool> started{false};
+  int counted = 0;  // launches that ran while tracing, since the last clear
+  std::vector<Launch> launches;
+  std::string json_at_exit, svg_at_exit;
 };
 
 bool parse_filter(const char *text, Filter *out) {
@@ -77,70 +92,149 @@ bool parse_filter(const char *text, Filter *out) {
   return true;
 }
 
+std::string env(const char *name) {
+  const char *v = std::getenv(name);
+  return v != nullptr ? v : "";
+}
+
+void write_at_exit();
+
 State &state() {
   static State *s = [] {
     auto *st = new State();  // leaked on purpose: the exit hook still needs it
     if (const char *f = std::getenv("MLUSIM_TRACE_FILTER"); f != nullptr && !parse_filter(f, &st->filter))
       setting_invalid("MLUSIM_TRACE_FILTER", f,
                       "kernel=<substring>, cluster=<n>, core=<n>, comma-separated, any optional");
-    if (const char *path = std::getenv("MLUSIM_TRACE_JSON"); path != nullptr && *path != '\0') {
+    st->json_at_exit = env("MLUSIM_TRACE_JSON");
+    st->svg_at_exit = env("MLUSIM_TRACE_SVG");
+    // A picture shows one launch: unless told which, keep only the longest.
+    if (const char *which = std::getenv("MLUSIM_TRACE_LAUNCH"))
+      st->selection = parse_selection(which);
+    else if (!st->svg_at_exit.empty() && st->json_at_exit.empty())
+      st->selection = parse_selection("longest");
+    if (!st->json_at_exit.empty() || !st->svg_at_exit.empty()) {
       st->started = true;
-      st->json_at_exit = path;
-      std::atexit([] { write_chrome_json(state().json_at_exit.c_str()); });
+      std::atexit(write_at_exit);
     }
     return st;
   }();
   return *s;
 }
 
-std::string json_escape(const std::string &s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (static_cast<unsigned char>(ch) >= 0x20) out += ch;
+void write_at_exit() {
+  State &s = state();
+  if (!s.json_at_exit.empty()) write_chrome_json(s.json_at_exit.c_str());
+  if (!s.svg_at_exit.empty()) write_svg(s.svg_at_exit.c_str(), -1);
+}
+
+// Whether launch `number` of `kernel`, taking `us`, is kept (caller holds the lock).
+bool keeps(const State &s, const char *kernel, int number, double us) {
+  const Selection &sel = s.selection;
+  switch (sel.kind) {
+    case Selection::kAll: return true;
+    case Selection::kNumber: return number == sel.number;
+    case Selection::kLongest:
+      return sel.admits_kernel(kernel) &&
+             (s.launches.empty() || us > s.launches.front().report.device_time_us);
   }
-  return out;
+  return false;
 }
 
-constexpr int kLanesPerCore = kPipeCount + 1;  // the pipes and the stream (fences, barriers)
-
-std::string core_label(const StoredEvent &se) {
-  return se.mpu ? std::string("mpu") : fmt::format("core {}", se.core);
+EventKind kind_of(const timing::TraceEvent &e) {
+  if (e.lane != kStreamLane) return EventKind::kInstruction;
+  if (e.step->kind == StepKind::kFence) return EventKind::kFence;
+  if (e.step->kind == StepKind::kBarrier) return EventKind::kBarrier;
+  return EventKind::kStall;
 }
+
+void log_event(const char *kernel, const CoreContext &c, const Event &e) {
+  log::trace().trace("{} [{}/{}] {} {} on {} size={} dst={:#x} src={:#x} issued {:.0f}, "
+                     "cycles {:.0f}-{:.0f}",
+                     kernel, c.physical_cluster, c.core_in_cluster, event_name(e), e.detail,
+                     pipe_name(e.lane), e.size, e.dst, e.src, e.issue, e.start, e.end);
+}
+
+// What the selection keeps, for messages: "" when it keeps every launch.
+std::string describe(const Selection &sel) {
+  switch (sel.kind) {
+    case Selection::kAll: return "";
+    case Selection::kNumber: return fmt::format(" (the selection keeps launch {} only)", sel.number);
+    case Selection::kLongest:
+      return sel.kernel.empty() ? " (the selection keeps the longest launch only)"
+                                : fmt::format(" (the selection keeps the longest launch of a "
+                                              "kernel named like '{}' only)", sel.kernel);
+  }
+  return "";
+}
+
+thread_local int t_op_first = -1;  // the first launch number of this thread's operator call
 
 }  // namespace
 
 bool wants(const char *kernel, int cluster, int core) {
   State &s = state();
-  if (!s.started && !log::trace().should_log(spdlog::level::trace)) return false;
+  const bool to_log = log::trace().should_log(spdlog::level::trace);
+  if (!s.started && !to_log) return false;
   std::lock_guard<std::mutex> lock(s.mutex);
   const Filter &f = s.filter;
-  return (f.kernel.empty() || std::strstr(kernel, f.kernel.c_str()) != nullptr) &&
-         (f.cluster < 0 || f.cluster == cluster) && (f.core < 0 || f.core == core);
+  const bool admitted = (f.kernel.empty() || std::strstr(kernel, f.kernel.c_str()) != nullptr) &&
+                        (f.cluster < 0 || f.cluster == cluster) && (f.core < 0 || f.core == core);
+  if (!admitted || to_log) return admitted;
+  const Selection &sel = s.selection;
+  return sel.kind == Selection::kNumber ? sel.number == s.counted : sel.admits_kernel(kernel);
 }
 
-void collect(const char *kernel, double start_us, double clock_ghz,
-             const std::vector<CoreContext> &cores,
+void collect(const char *kernel, const DeviceSpec &spec, const mlusimReport_t &report,
+             double start_us, const std::vector<CoreContext> &cores,
              const std::vector<timing::CoreTiming> &timings) {
   State &s = state();
   const bool to_log = log::trace().should_log(spdlog::level::trace);
+  if (!s.started && !to_log) return;
   std::lock_guard<std::mutex> lock(s.mutex);
+  const int number = s.started ? s.counted++ : -1;
+  size_t events = 0;
+  for (const timing::CoreTiming &t : timings) events += t.events.size();
+  const bool keep = s.started && events > 0 && keeps(s, kernel, number, report.device_time_us);
+  if (!keep && !to_log) return;
+
+  Launch l{number, kernel, spec, start_us, report, false, {}, std::this_thread::get_id(), {}, {}};
+  if (keep) l.events.reserve(events);
   for (size_t i = 0; i < cores.size(); ++i) {
+    if (timings[i].events.empty()) continue;
     const CoreContext &c = cores[i];
-    for (const timing::TraceEvent &e : timings[i].events) {
-      const Step &step = *e.step;
-      const StoredEvent se{kernel, c.physical_cluster, c.core_in_cluster, c.is_mpu,
-                           event_name(e), step.detail, e.lane, e.issue, e.ready, e.start, e.end,
-                           step.access.w_lo, step.access.r0_lo, step.amount * step.count,
-                           start_us, clock_ghz};
-      if (to_log)
-        log::trace().trace("{} [{}/{}] {} {} on {} size={} dst={:#x} src={:#x} issued {:.0f}, "
-                           "cycles {:.0f}-{:.0f}",
-                           kernel, se.cluster, se.core, se.name, se.detail, pipe_name(se.lane),
-                           se.size, se.dst, se.src, se.issue, se.start, se.end);
-      if (s.started) s.events.push_back(se);
+    const auto core = static_cast<uint16_t>(l.cores.size());
+    l.cores.push_back(TracedCore{c.physical_cluster, c.core_in_cluster, c.is_mpu});
+    for (const timing::TraceEvent &te : timings[i].events) {
+      const Step &step = *te.step;
+      const Event e{step.op, step.detail, step.access.w_lo, step.access.r0_lo,
+                    step.amount * step.count, te.issue, te.ready, te.start, te.end, core,
+                    te.lane, static_cast<uint8_t>(step.pipe), kind_of(te), step.async};
+      if (to_log) log_event(kernel, c, e);
+      if (keep) l.events.push_back(e);
     }
   }
+  if (!keep) return;
+  if (s.selection.kind != Selection::kAll) s.launches.clear();  // it replaces the one kept
+  s.launches.push_back(std::move(l));
+}
+
+void op_begin() {
+  State &s = state();
+  if (!s.started) return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  t_op_first = s.counted;
+}
+
+void op_end(const mlusimReport_t &op) {
+  if (t_op_first < 0) return;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (Launch &l : s.launches)
+    if (l.number >= t_op_first && l.thread == std::this_thread::get_id() && !l.in_op) {
+      l.in_op = true;
+      l.op = op;
+    }
+  t_op_first = -1;
 }
 
 bool set_filter(const char *filter) {
@@ -151,17 +245,23 @@ bool set_filter(const char *filter) {
   return true;
 }
 
-void start() {
+void select_launch(const char *which) {
   std::lock_guard<std::mutex> lock(state().mutex);
-  state().started = true;
+  state().selection = parse_selection(which);
 }
-void stop() {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  state().started = false;
-}
+
+void start() { state().started = true; }
+void stop() { state().started = false; }
+
 void clear() {
   std::lock_guard<std::mutex> lock(state().mutex);
-  state().events.clear();
+  state().launches.clear();
+  state().counted = 0;
+}
+
+int launch_count() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return state().counted;
 }
 
 bool write_chrome_json(const char *path) {
@@ -172,43 +272,40 @@ bool write_chrome_json(const char *path) {
     log::runtime().error("cannot write the trace to {}", path);
     return false;
   }
-  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-  bool first = true;
-  auto emit = [&](const std::string &line) {
-    out << (first ? "" : ",\n") << line;
-    first = false;
-  };
-  std::vector<std::pair<int, int>> named;  // (cluster, core) lanes already named
-  for (const StoredEvent &se : s.events) {
-    if (std::find(named.begin(), named.end(), std::make_pair(se.cluster, se.core)) == named.end()) {
-      named.emplace_back(se.cluster, se.core);
-      emit(fmt::format(R"({{"ph":"M","name":"process_name","pid":{},"args":{{"name":"cluster {}"}}}})",
-                       se.cluster, se.cluster));
-      for (int lane = 0; lane < kLanesPerCore; ++lane)
-        emit(fmt::format(
-            R"({{"ph":"M","name":"thread_name","pid":{},"tid":{},"args":{{"name":"{} {}"}}}})",
-            se.cluster, se.core * kLanesPerCore + lane, core_label(se),
-            pipe_name(static_cast<uint8_t>(lane))));
-    }
-    const StoredEvent &e = se;
-    const double cycles_per_us = se.clock_ghz * 1e3;
-    const int tid = se.core * kLanesPerCore + e.lane;
-    auto slice = [&](const std::string &name, double from, double to) {
-      emit(fmt::format(R"({{"ph":"X","name":"{}","cat":"{}","pid":{},"tid":{},"ts":{:.4f},)"
-                       R"("dur":{:.4f},"args":{{"kernel":"{}","detail":"{}","size":{},)"
-                       R"("dst":"{:#x}","src":"{:#x}","issued_us":{:.4f}}}}})",
-                       name, pipe_name(e.lane), se.cluster, tid,
-                       se.start_us + from / cycles_per_us, (to - from) / cycles_per_us,
-                       json_escape(se.kernel), e.detail, e.size, e.dst, e.src,
-                       se.start_us + e.issue / cycles_per_us));
-    };
-    // Time the instruction's pipe was free but a dependency was not finished.
-    if (e.start > e.ready) slice(fmt::format("wait ({})", e.name), e.ready, e.start);
-    slice(e.name, e.start, e.end);
-  }
-  out << "\n]}\n";
-  log::runtime().info("wrote {} trace events to {}", s.events.size(), path);
+  write_chrome_json(out, s.launches);
+  size_t events = 0;
+  for (const Launch &l : s.launches) events += l.events.size();
+  log::runtime().info("wrote {} trace events of {} launches to {}", events, s.launches.size(), path);
   return static_cast<bool>(out);
+}
+
+bool write_svg(const char *path, int number) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const Launch *chosen = nullptr;
+  for (const Launch &l : s.launches)
+    if (number < 0 ? chosen == nullptr || l.report.device_time_us > chosen->report.device_time_us
+                   : l.number == number)
+      chosen = &l;
+  if (chosen == nullptr) {
+    std::string kept;
+    for (const Launch &l : s.launches) kept += fmt::format(" {} ({})", l.number, l.kernel);
+    log::runtime().error("no timeline written to {}: {}; {} launches ran while tracing{}, kept:{}",
+                         path, number < 0 ? std::string("no launch was kept")
+                                          : fmt::format("launch {} was not kept", number),
+                         s.counted, describe(s.selection), kept.empty() ? " none" : kept);
+    return false;
+  }
+  const std::string picture = timeline_svg(*chosen);
+  std::ofstream out(path, std::ios::binary);
+  out << picture;
+  if (!out) {
+    log::runtime().error("cannot write the timeline to {}", path);
+    return false;
+  }
+  log::runtime().info("wrote the timeline of launch {} ({}) to {}: {} KB", chosen->number,
+                      chosen->kernel, path, picture.size() / 1024);
+  return true;
 }
 
 }  // namespace mlusim::trace

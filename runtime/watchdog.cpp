@@ -116,12 +116,17 @@ std::string compose(const State &s) {
   return report;
 }
 
+// Every core stops at its next instruction (a core that starts later, at its
+// first); a core still running a round after it was asked (a loop of scalar
+// code alone) gets the signal. A signal can land anywhere, a vector's
+// reallocation in an intrinsic included: the fault thrown at an instruction
+// unwinds cleanly instead.
 void interrupt_running(const State &s) {
   for (int i = 0; i < s.cores; ++i) {
     CoreWatch &w = core_watch(i);
+    if (CoreContext *c = w.ctx.load()) c->step_limit = 0;
     if (w.state.load() != CoreWatch::kInTask || !w.on_thread.load()) continue;
-    w.interrupt = true;
-    pthread_kill(w.thread, watchdog_signal());
+    if (w.interrupt.exchange(true)) pthread_kill(w.thread, watchdog_signal());
   }
 }
 

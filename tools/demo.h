@@ -1,10 +1,12 @@
 // The demo's case registry: each operator adds tools/demo/<op>.cpp, which runs
 // realistic cases through mlu_op.h, checks them against the CPU reference and
-// returns one row per case for the results table.
+// returns one row per case for the results table; it may also list all its
+// network cases for `mlusim report` (MLUSIM_NETWORK_CASES).
 #pragma once
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,19 +55,50 @@ inline void judge_diff1_diff2(Row &row, const harness::Diffs &d, double threshol
   row.passed = d.diff1 <= threshold && d.diff2 <= threshold;
 }
 
+// The demo's rows of one operator, run when called.
 using CaseRunner = std::vector<Row> (*)();
+// An operator's network cases for `mlusim report`, each run when called (so
+// that the report can show its progress case by case).
+using Case = std::function<Row()>;
+using CaseLister = std::vector<Case> (*)();
 
-struct Registrar {
-  Registrar(const char *op, CaseRunner runner);
-};
-
-struct Entry {
+// Every operator's function of one kind (CaseRunner or CaseLister), in the
+// order the operators registered them.
+template <typename Fn>
+struct Registered {
   const char *op;
-  CaseRunner runner;
+  Fn run;
 };
-const std::vector<Entry> &entries();
+template <typename Fn>
+std::vector<Registered<Fn>> &registry() {
+  static std::vector<Registered<Fn>> r;
+  return r;
+}
+template <typename Fn>
+struct Registrar {
+  Registrar(const char *op, Fn fn) { registry<Fn>().push_back({op, fn}); }
+};
+using Entry = Registered<CaseRunner>;
+using NetworkEntry = Registered<CaseLister>;
+inline const std::vector<Entry> &entries() { return registry<CaseRunner>(); }
+inline const std::vector<NetworkEntry> &network_entries() { return registry<CaseLister>(); }
+
+// Both dtypes of every case in `cases`: run(case, float{}) and run(case, _Float16{}).
+template <typename Cases, typename Run>
+std::vector<Case> float_and_half(const Cases &cases, Run run) {
+  std::vector<Case> out;
+  for (const auto &c : cases) {
+    out.emplace_back([&c, run] { return run(c, float{}); });
+    out.emplace_back([&c, run] { return run(c, _Float16{}); });
+  }
+  return out;
+}
 
 }  // namespace mlusim::demo
 
-#define MLUSIM_DEMO(op, runner) \
-  static const ::mlusim::demo::Registrar mlusim_demo_registrar_##op(#op, runner)
+#define MLUSIM_DEMO(op, runner)                                                             \
+  static const ::mlusim::demo::Registrar<::mlusim::demo::CaseRunner> mlusim_demo_registrar_##op( \
+      #op, runner)
+#define MLUSIM_NETWORK_CASES(op, lister)                                  \
+  static const ::mlusim::demo::Registrar<::mlusim::demo::CaseLister>      \
+      mlusim_network_registrar_##op(#op, lister)

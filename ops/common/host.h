@@ -14,7 +14,7 @@
 #include <spdlog/fmt/ranges.h>
 
 #include "mlu_op.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"
 

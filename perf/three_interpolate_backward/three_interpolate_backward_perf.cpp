@@ -16,7 +16,7 @@
 #include "ops/three_interpolate_backward/three_interpolate_backward_cases.h"
 #include "perf/common/perf_util.h"
 #include "perf/three_interpolate_backward/three_interpolate_backward_omp.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 
 namespace mluop::three_interpolate_backward {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "runtime/onchip_layout.h"
 #include "runtime/segments.h"
+#include "runtime/watchdog.h"
 
 namespace mlusim {
 
@@ -98,11 +99,14 @@ void fault_bounds(const CoreContext &c, const char *op, const char *operand, Spa
 }
 
 void fault_too_many_steps(const CoreContext &c) {
+  if (c.step_limit.load() == 0) fault(c, watchdog_report());
   fault(c, fmt::format("more than {} instructions, fences and barriers on one core in one launch: "
                        "the timing model keeps every one until the launch ends, and this many "
                        "would exhaust the host's memory (an endless loop of intrinsics?)",
                        kMaxSteps));
 }
+
+void grow_steps(CoreContext &c) { grow_log(c, c.steps); }
 
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
@@ -136,9 +140,12 @@ void hazard_check(const CoreContext &c, const char *op, const Segments &range, b
     const bool hits_dst = first_overlap(range, p.dst, &lo, &hi);
     if (!hits_dst && !(write && first_overlap(range, p.src, &lo, &hi))) continue;
     // Scalar code is no instruction of ours: it runs after the last one issued.
-    const std::string when = own == kPipeCount
-                                 ? fmt::format("after instruction #{}", c.issued)
-                                 : fmt::format("instruction #{}", c.issued + 1);
+    // An instruction is checked before it issues.
+    const std::string when =
+        own == kScalarCode ? fmt::format("after instruction #{}", c.issued)
+        : own == kPipeCount
+            ? fmt::format("instruction #{}", c.issued + 1)
+            : fmt::format("instruction #{}, {} pipe", c.issued + 1, pipe_name(own));
     fault(c, fmt::format(
                  "async hazard: {} {} {} ({}) while {} (instruction #{}, {} pipe) "
                  "still {} it: fence the copy (__sync_{}() or __sync()) before this access",
@@ -148,9 +155,78 @@ void hazard_check(const CoreContext &c, const char *op, const Segments &range, b
   }
 }
 
+namespace {
+
+Segments range_of(uintptr_t lo, uintptr_t hi) { return Segments{lo, hi - lo, hi - lo, 1}; }
+
+// Where an async copy (writing dst, reading src) meets what a compute
+// instruction accesses: the first bytes, and what each does with them.
+struct Meeting {
+  uintptr_t lo = 0, hi = 0;
+  bool copy_writes = false, compute_writes = false;
+};
+bool meets(const Access &x, const Segments &dst, const Segments &src, Meeting *m) {
+  const Segments written = range_of(x.w_lo, x.w_hi);
+  if (first_overlap(src, written, &m->lo, &m->hi)) return m->compute_writes = true;
+  m->copy_writes = true;
+  if (first_overlap(dst, written, &m->lo, &m->hi)) return m->compute_writes = true;
+  return first_overlap(dst, range_of(x.r0_lo, x.r0_hi), &m->lo, &m->hi) ||
+         first_overlap(dst, range_of(x.r1_lo, x.r1_hi), &m->lo, &m->hi);
+}
+
+bool is_synchronous_transfer(const Step &s) {
+  return !s.async && (s.kind == StepKind::kOnchipCopy || s.kind == StepKind::kGdramCopy ||
+                      s.kind == StepKind::kAtomic);
+}
+
+// Whether the window's instruction `from` has ended before the instruction
+// about to issue: a synchronous copy or atomic issued since waited for it, or
+// for a later instruction of its pipe (which runs in order).
+bool ended_by_a_wait(const CoreContext &c, const ComputeWindow &w, uint32_t from) {
+  for (size_t k = w.entries[from % kPipeQueueDepth].step + 1; k < c.steps.size(); ++k) {
+    const Step &s = c.steps[k];
+    if (!is_synchronous_transfer(s)) continue;
+    for (uint32_t j = from; j < w.pushed; ++j) {
+      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
+      if (e.step >= k) break;
+      if (depends_on(s.access, c.steps[e.step].access)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
+                          const Segments &src, Pipe own) {
+  for (Pipe pipe : {kVectorPipe, kTensorPipe}) {
+    ComputeWindow &w = c.compute[pipe - kVectorPipe];
+    const uint32_t oldest =
+        std::max(w.fenced, w.pushed > kPipeQueueDepth ? w.pushed - kPipeQueueDepth : 0);
+    for (uint32_t j = w.pushed; j-- > oldest;) {  // the newest first
+      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
+      const Step &x = c.steps[e.step];
+      Meeting m;
+      if (!meets(x.access, dst, src, &m)) continue;
+      if (ended_by_a_wait(c, w, j)) {
+        w.fenced = j + 1;  // and so has every instruction before it on its pipe
+        break;
+      }
+      fault(c, fmt::format(
+                   "async hazard: {} (instruction #{}, {} pipe) {} {} that {} (instruction #{}, "
+                   "{} pipe) {}, with no fence between them: an async copy does not wait for "
+                   "the compute pipes; put __sync_compute() (or __sync(), or a barrier) before "
+                   "the copy",
+                   op, c.issued + 1, pipe_name(own), m.copy_writes ? "writes" : "reads",
+                   describe_range(c, m.lo, m.hi), x.op, e.seq, pipe_name(pipe),
+                   m.compute_writes ? "writes" : "reads"));
+    }
+  }
+}
+
 void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write) {
   hazard_check(c, "scalar code", Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write,
-               kPipeCount);
+               kScalarCode);
 }
 
 void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,

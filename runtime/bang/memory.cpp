@@ -39,16 +39,21 @@ void move_data(const Segments &dst, const Segments &src) {
     std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);
 }
 
-// The async copies of the pipes in `mask` land, in issue order.
+// The async copies of the pipes in `mask` land, in issue order. They leave the
+// queue before any byte moves: a copy that faults while landing (a signal the
+// launch recovers from) is never landed a second time.
 void land_copies(CoreContext &c, unsigned mask) {
+  thread_local std::vector<PendingCopy> landing;  // a core does not yield while copies land
+  landing.clear();
   auto kept = c.pending.begin();
   for (auto it = c.pending.begin(); it != c.pending.end(); ++it) {
     if ((mask >> it->pipe) & 1u)
-      move_data(it->dst, it->src);
+      landing.push_back(*it);
     else
       *kept++ = *it;
   }
   c.pending.erase(kept, c.pending.end());
+  for (const PendingCopy &p : landing) move_data(p.dst, p.src);
 }
 
 constexpr unsigned bit(Pipe p) { return 1u << p; }
@@ -103,6 +108,7 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
     hazard_check(c, label, from, false, d.pipe);
     hazard_check(c, label, to, true, d.pipe);
   }
+  if (async && !compute_fenced(c)) compute_hazard_check(c, label, to, from, d.pipe);
   log_copy_side(c, d.src, from, false, label);
   log_copy_side(c, d.dst, to, true, label);
 
@@ -170,6 +176,8 @@ void fence(const char *op, unsigned mask) {
   CoreContext &c = this_core();
   record(c, Step{.op = op, .detail = "wait", .count = mask, .kind = StepKind::kFence,
                  .pipe = kIoPipe});
+  for (Pipe p : {kVectorPipe, kTensorPipe})
+    if ((mask >> p) & 1u) c.compute[p - kVectorPipe].fenced = c.compute[p - kVectorPipe].pushed;
   if (!c.pending.empty()) land_copies(c, mask);
 }
 

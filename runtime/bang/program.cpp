@@ -6,7 +6,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/detail/program.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/last_error.h"
 #include "runtime/launch.h"
 #include "runtime/logging.h"

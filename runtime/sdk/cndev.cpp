@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cmath>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/logging.h"
 #include "runtime/sdk/device_facts.h"

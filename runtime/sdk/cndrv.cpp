@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "cnrt.h"
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/logging.h"
 #include "runtime/queue.h"

@@ -1,11 +1,11 @@
 // What the host SDK (CNRT, CNDrv, CNDev) reports about the simulated device:
 // its attributes, ISA version, memory bus and PCI address, all derived from
-// the current device (runtime/device_spec.h). One device, ordinal 0.
+// the current device (runtime/devices.h). One device, ordinal 0.
 #pragma once
 
 #include <cstdint>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 
 namespace mlusim::sdk {
 

@@ -7,24 +7,38 @@ namespace {
 // docs/cost_model.md).
 constexpr double kIssueCycles = 1;
 
+// An estimated time at the end of its range: half when the launch is to be
+// short, double when long. An estimated throughput goes the other way.
+double time_at(double estimate, Estimates e) {
+  return e == Estimates::kLow ? estimate / 2 : e == Estimates::kHigh ? estimate * 2 : estimate;
+}
+double rate_at(double estimate, Estimates e) {
+  return e == Estimates::kLow ? estimate * 2 : e == Estimates::kHigh ? estimate / 2 : estimate;
+}
+
 }  // namespace
 
-Prices prices_of(const DeviceSpec &s) {
+Prices prices_of(const DeviceSpec &s, Estimates e) {
   Prices p;
+  // Sourced figures (docs/devices.md): not varied.
   p.gdram_bytes_per_cycle = s.gdram_gbps / s.clock_ghz;
   p.cluster_bytes_per_cycle = s.cluster_gbps / s.clock_ghz;
-  p.onchip_bytes_per_cycle = s.onchip_bytes_per_cycle;
   p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
   static_assert(kMatrixRates == MLUSIM_MATRIX_CLASSES);
   for (int m = 0; m < kMatrixRates; ++m) p.matrix_macs_per_cycle[m] = s.matrix_macs_per_cycle[m];
-  // GDRAM's latencies are memory time: more cycles at a faster clock.
-  p.gdram_latency = s.gdram_latency_ns * s.clock_ghz;
-  p.atomic_latency = s.atomic_latency_ns * s.clock_ghz;
-  p.onchip_latency = s.onchip_latency_cycles;
-  p.vector_latency = s.vector_latency_cycles;
-  p.barrier_latency = s.barrier_latency_cycles;
-  p.issue_cycles = kIssueCycles;
+  // Estimates. GDRAM's latencies are memory time: more cycles at a faster clock.
+  p.onchip_bytes_per_cycle = rate_at(s.onchip_bytes_per_cycle, e);
+  p.gdram_latency = time_at(s.gdram_latency_ns * s.clock_ghz, e);
+  p.atomic_latency = time_at(s.atomic_latency_ns * s.clock_ghz, e);
+  p.onchip_latency = time_at(s.onchip_latency_cycles, e);
+  p.vector_latency = time_at(s.vector_latency_cycles, e);
+  p.barrier_latency = time_at(s.barrier_latency_cycles, e);
+  p.issue_cycles = time_at(kIssueCycles, e);
   return p;
+}
+
+double launch_overhead_us(const DeviceSpec &s, Estimates e) {
+  return time_at(s.launch_overhead_us, e);
 }
 
 }  // namespace mlusim::timing

@@ -15,20 +15,8 @@ namespace {
 
 constexpr double kUnknown = -1;  // an end that waits on a GDRAM transfer still moving
 constexpr double kNever = std::numeric_limits<double>::infinity();
-// Synchronous instructions a pipe holds in flight before the stream stalls (an
-// estimate: docs/cost_model.md).
-constexpr uint32_t kQueueDepth = 16;
+constexpr uint32_t kQueueDepth = kPipeQueueDepth;
 constexpr uint64_t kNone = ~uint64_t{0};
-
-// `later` must wait for `earlier` through memory: it reads what `earlier`
-// writes (RAW), writes what it reads (WAR) or what it writes (WAW).
-bool depends_on(const Access &later, const Access &earlier) {
-  return overlaps(later.r0_lo, later.r0_hi, earlier.w_lo, earlier.w_hi) ||
-         overlaps(later.r1_lo, later.r1_hi, earlier.w_lo, earlier.w_hi) ||
-         overlaps(later.w_lo, later.w_hi, earlier.w_lo, earlier.w_hi) ||
-         overlaps(later.w_lo, later.w_hi, earlier.r0_lo, earlier.r0_hi) ||
-         overlaps(later.w_lo, later.w_hi, earlier.r1_lo, earlier.r1_hi);
-}
 
 bool is_instruction(StepKind k) {
   return k == StepKind::kVector || k == StepKind::kTensor || k == StepKind::kOnchipCopy ||

@@ -124,3 +124,11 @@ mlusim_settings_test(misspelt_name "MLUSIM_DEVCIE=MLU270"
 mlusim_settings_test(bad_fill "MLUSIM_FILL=pink" "MLUSIM_FILL='pink' is none of the valid values")
 mlusim_settings_test(bad_races "MLUSIM_RACES=maybe" "MLUSIM_RACES='maybe' is none of the valid values: fault")
 mlusim_settings_test(bad_log "MLUSIM_LOG=loud" "MLUSIM_LOG=.loud. is none of the valid values")
+
+# `mlusim trace <program> out.svg`: a program built by cncc, traced through
+# the environment, writes its longest launch's timeline when it exits.
+add_test(NAME mlusim_trace_program
+         COMMAND $<TARGET_FILE:mlusim_cli> trace $<TARGET_FILE:bang_pipeline>
+                 ${CMAKE_CURRENT_BINARY_DIR}/bang_pipeline_timeline.svg)
+set_tests_properties(mlusim_trace_program PROPERTIES
+  PASS_REGULAR_EXPRESSION "timeline written to [^\n]*bang_pipeline_timeline.svg")

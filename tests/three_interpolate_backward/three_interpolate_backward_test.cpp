@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "tests/three_interpolate_backward/three_interpolate_backward_test.h"
 
 namespace mluop::three_interpolate_backward::test {

@@ -14,7 +14,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 #include "tools/cncc/translate.h"
 
 namespace mlusim::cncc {

@@ -29,7 +29,13 @@ std::vector<mlusim::demo::Row> demo_rows() {
   return {run_case<float>(network_case), run_case<_Float16>(network_case)};
 }
 
+std::vector<mlusim::demo::Case> network_cases() {
+  return mlusim::demo::float_and_half(
+      cases::kNetworkCases, [](const cases::Shape &s, auto t) { return run_case<decltype(t)>(s); });
+}
+
 }  // namespace
 }  // namespace mluop::border_align_backward
 
 MLUSIM_DEMO(border_align_backward, mluop::border_align_backward::demo_rows);
+MLUSIM_NETWORK_CASES(border_align_backward, mluop::border_align_backward::network_cases);

@@ -16,10 +16,13 @@ namespace {
 const cases::NetworkCase &kDemoCase = cases::kNetworkCases[1];
 
 template <typename T>
-mlusim::demo::Row run_case(const cases::Problem &p, const char *dtype) {
+mlusim::demo::Row run_case(const cases::NetworkCase &c) {
+  constexpr mluOpDataType_t dtype = mlusim::harness::dtype_of<T>();
+  const cases::Problem p = cases::network_problem(c, dtype);
   harness::DeviceProblem<T> device(p);
   mlusim::harness::Handle handle;
-  mlusim::demo::Row row{"deform_roi_pool_forward", kDemoCase.name, dtype, {}, "", false, 0};
+  mlusim::demo::Row row{"deform_roi_pool_forward", c.name,
+                        dtype == MLUOP_DTYPE_HALF ? "half" : "float", {}, "", false, 0};
   if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
   const auto d = mlusim::harness::compare(device.output(), p.expected(),
                                           mlusim::harness::diff3_eps(p.dtype));
@@ -28,11 +31,17 @@ mlusim::demo::Row run_case(const cases::Problem &p, const char *dtype) {
 }
 
 std::vector<mlusim::demo::Row> demo_rows() {
-  return {run_case<float>(cases::network_problem(kDemoCase, MLUOP_DTYPE_FLOAT), "float"),
-          run_case<_Float16>(cases::network_problem(kDemoCase, MLUOP_DTYPE_HALF), "half")};
+  return {run_case<float>(kDemoCase), run_case<_Float16>(kDemoCase)};
+}
+
+std::vector<mlusim::demo::Case> network_cases() {
+  return mlusim::demo::float_and_half(cases::kNetworkCases, [](const cases::NetworkCase &c, auto t) {
+    return run_case<decltype(t)>(c);
+  });
 }
 
 }  // namespace
 }  // namespace mluop::deform_roi_pool_forward
 
 MLUSIM_DEMO(deform_roi_pool_forward, mluop::deform_roi_pool_forward::demo_rows);
+MLUSIM_NETWORK_CASES(deform_roi_pool_forward, mluop::deform_roi_pool_forward::network_cases);

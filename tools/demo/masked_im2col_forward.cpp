@@ -42,7 +42,16 @@ std::vector<mlusim::demo::Row> demo_rows() {
           run_case<float>(cases::kLargeMap)};
 }
 
+std::vector<mlusim::demo::Case> network_cases() {
+  static constexpr cases::NetworkCase kNetwork[] = {cases::kDocKernel3, cases::kDocKernel1,
+                                                    cases::kLargeMap};
+  return mlusim::demo::float_and_half(kNetwork, [](const cases::NetworkCase &c, auto t) {
+    return run_case<decltype(t)>(c);
+  });
+}
+
 }  // namespace
 }  // namespace mluop::masked_im2col_forward
 
 MLUSIM_DEMO(masked_im2col_forward, mluop::masked_im2col_forward::demo_rows);
+MLUSIM_NETWORK_CASES(masked_im2col_forward, mluop::masked_im2col_forward::network_cases);

@@ -46,7 +46,20 @@ std::vector<mlusim::demo::Row> demo_rows() {
   return rows;
 }
 
+std::vector<mlusim::demo::Case> network_cases() {
+  std::vector<mlusim::demo::Case> out;
+  for (const cases::NetworkCase &c : cases::kNetworkCases)
+    for (int psa_type : {0, 1})
+      out.emplace_back([&c, psa_type] {
+        mlusim::demo::Row row = run_case(cases::random_problem(c.backward, psa_type, c.dims, 66));
+        row.case_name = std::string(c.name) + (psa_type == 0 ? " COLLECT" : " DISTRIBUTE");
+        return row;
+      });
+  return out;
+}
+
 }  // namespace
 }  // namespace mluop::psamask
 
 MLUSIM_DEMO(psamask, mluop::psamask::demo_rows);
+MLUSIM_NETWORK_CASES(psamask, mluop::psamask::network_cases);

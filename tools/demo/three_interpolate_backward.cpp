@@ -15,13 +15,13 @@ namespace mluop::three_interpolate_backward {
 namespace {
 
 template <typename T>
-mlusim::demo::Row run_case(const Shape &s, uint32_t seed) {
+mlusim::demo::Row run_case(const Shape &s, uint32_t seed, const char *label) {
   constexpr mluOpDataType_t dtype = mlusim::harness::dtype_of<T>();
   const cases::Problem<T> p = cases::random_problem<T>(s, seed);
   mlusim::harness::Handle handle;
   harness::DeviceProblem<T> device(p);
   const std::string name = "[" + std::to_string(s.b) + "," + std::to_string(s.c) + "," +
-                           std::to_string(s.n) + "]->M" + std::to_string(s.m) + " PointNet++ FP";
+                           std::to_string(s.n) + "]->M" + std::to_string(s.m) + " " + label;
   mlusim::demo::Row row{"three_interpolate_backward", name,
                         dtype == MLUOP_DTYPE_FLOAT ? "float" : "half", {}, "", false, 0};
   if (!mlusim::demo::run_timed(row, handle, [&] { return device.run(handle); })) return row;
@@ -34,10 +34,18 @@ mlusim::demo::Row run_case(const Shape &s, uint32_t seed) {
 
 std::vector<mlusim::demo::Row> demo_rows() {
   const Shape &s = cases::kPointNetFeaturePropagation.shape;
-  return {run_case<float>(s, 9), run_case<_Float16>(s, 9)};
+  return {run_case<float>(s, 9, "PointNet++ FP"), run_case<_Float16>(s, 9, "PointNet++ FP")};
+}
+
+std::vector<mlusim::demo::Case> network_cases() {
+  return mlusim::demo::float_and_half(cases::kNetworkCases, [](const cases::NetworkCase &c, auto t) {
+    return run_case<decltype(t)>(c.shape, 9, c.name);
+  });
 }
 
 }  // namespace
 }  // namespace mluop::three_interpolate_backward
 
 MLUSIM_DEMO(three_interpolate_backward, mluop::three_interpolate_backward::demo_rows);
+MLUSIM_NETWORK_CASES(three_interpolate_backward,
+                     mluop::three_interpolate_backward::network_cases);

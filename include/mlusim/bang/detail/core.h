@@ -11,6 +11,7 @@
 #endif
 
 #include <atomic>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -47,6 +48,25 @@ struct PendingCopy {
   const char *op;  // "__memcpy_async GDRAM2NRAM"
   uint64_t seq;    // its instruction number on this core
 };
+
+// The last instructions of one compute pipe (vector or tensor) since the last
+// fence that waited for it, for the compute/copy hazards (BANG C guide
+// 3.3.5.1 D, E, F): an async copy starts without waiting for them. Only the
+// last kPipeQueueDepth can still run: the stream stalls on one more.
+struct ComputeWindow {
+  struct Entry {
+    uint32_t step;  // its index in the core's steps
+    uint32_t seq;   // its instruction number in the task
+  };
+  Entry entries[kPipeQueueDepth];
+  uint32_t pushed = 0;  // instructions recorded on the pipe
+  uint32_t fenced = 0;  // of those, the first not known to have ended
+  bool empty() const { return pushed == fenced; }
+  void push(uint32_t step, uint32_t seq) { entries[pushed++ % kPipeQueueDepth] = {step, seq}; }
+};
+
+// Steps (instructions, fences, barriers) one core may record in one launch.
+constexpr size_t kMaxSteps = size_t{1} << 24;
 
 // The device's rules for vector operands (docs/devices.md), per launch.
 struct OperandRules {
@@ -124,8 +144,16 @@ struct CoreContext {
   double atomic_elems = 0;
 
   std::vector<PendingCopy> pending;  // in issue order
+  ComputeWindow compute[2];          // vector, tensor
   // The last intrinsic issued, for the watchdog's report (read by its thread).
   std::atomic<const char *> last_op{nullptr};
+  // Steps the core may record; the watchdog sets 0 to stop it at its next
+  // instruction (a fault thrown there unwinds cleanly, where a signal could
+  // land inside a library call).
+  std::atomic<size_t> step_limit{kMaxSteps};
+  // Set while one of the core's logs reallocates: the watchdog's signal must
+  // not abandon that halfway (it stops the core at its next instruction instead).
+  volatile sig_atomic_t growing = 0;
 };
 
 namespace detail {
@@ -153,15 +181,35 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // An operand that leaves the declared variable it starts in (runtime/onchip_layout.cpp).
 [[noreturn]] void fault_crossing(const CoreContext &c, const char *op, const char *operand,
                                  Space space, const void *p, size_t bytes);
+// A core at its step limit: too many steps, or stopped by the watchdog.
 [[noreturn]] void fault_too_many_steps(const CoreContext &c);
+// Doubles the room of one of the core's logs, marked as growing while it
+// reallocates; grow_steps for its steps.
+template <typename T>
+void grow_log(CoreContext &c, std::vector<T> &log) {
+  c.growing = 1;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  log.reserve(log.capacity() < 1024 ? 1024 : 2 * log.capacity());
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  c.growing = 0;
+}
+void grow_steps(CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes);
+// Who makes an access hazard_check checks: a copy's DMA pipe, kPipeCount for
+// any other instruction, kScalarCode for scalar kernel code.
+constexpr Pipe kScalarCode = static_cast<Pipe>(kPipeCount + 1);
 // Faults when `range` (read, or written if `write`) meets an unfenced async
 // copy of another pipe than `own`: the copy's destination, or for a write its source.
 void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
                   Pipe own);
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
                           bool atomic, const char *op);
+// Faults when an async copy (writing `dst`, reading `src`) meets a vector or
+// tensor instruction no fence has ordered before it: the copy reads what the
+// instruction writes, or writes what it reads or writes.
+void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
+                          const Segments &src, Pipe own);
 
 // An intrinsic's access to memory other cores share (GDRAM, and in UNION
 // launches the cluster's SRAM), for the race check (runtime/race_check.h).
@@ -239,11 +287,12 @@ inline void check_write(const CoreContext &c, const char *op, const void *p, siz
 
 // Keeps one step for the timing model. The steps of a launch are kept until it
 // ends; a core that records more than kMaxSteps (an endless loop, say) faults
-// rather than exhaust the host's memory.
-constexpr size_t kMaxSteps = size_t{1} << 24;
+// rather than exhaust the host's memory, and one the watchdog stops faults here.
 inline void record(CoreContext &c, const Step &step) {
-  if (c.steps.size() >= kMaxSteps) [[unlikely]]
+  if (c.steps.size() >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
     detail::fault_too_many_steps(c);
+  if (c.steps.size() == c.steps.capacity()) [[unlikely]]
+    detail::grow_steps(c);
   c.steps.push_back(step);
 }
 
@@ -256,6 +305,14 @@ inline void issue(CoreContext &c, const Step &step) {
   ++c.issued;
   c.last_op.store(step.op, std::memory_order_relaxed);
   record(c, step);
+  if (step.pipe == kVectorPipe || step.pipe == kTensorPipe)
+    c.compute[step.pipe - kVectorPipe].push(static_cast<uint32_t>(c.steps.size() - 1),
+                                            static_cast<uint32_t>(c.issued));
+}
+
+// No vector or tensor instruction since their last fence may still run.
+inline bool compute_fenced(const CoreContext &c) {
+  return c.compute[0].empty() && c.compute[1].empty();
 }
 
 // GDRAM's 64-byte blocks that the segments of one side of a transfer touch,

@@ -27,6 +27,10 @@ enum Pipe : uint8_t {
   kTensorPipe = 3,  // matrix/conv intrinsics (detail::issue_tensor)
   kPipeCount = 4,
 };
+// Synchronous instructions a pipe holds in flight before the stream stalls on
+// one more (an estimate: docs/cost_model.md). An instruction this many
+// instructions back on its pipe has ended.
+constexpr uint32_t kPipeQueueDepth = 16;
 // Trace lane of the instruction stream itself (fences, barriers, stalls, scalar code).
 constexpr uint8_t kStreamLane = kPipeCount;
 const char *pipe_name(uint8_t pipe);
@@ -38,6 +42,16 @@ struct Access {
 
 inline bool overlaps(uintptr_t a_lo, uintptr_t a_hi, uintptr_t b_lo, uintptr_t b_hi) {
   return a_lo < b_hi && b_lo < a_hi;
+}
+
+// `later` must wait for `earlier` through memory: it reads what `earlier`
+// writes (RAW), writes what it reads (WAR) or what it writes (WAW).
+inline bool depends_on(const Access &later, const Access &earlier) {
+  return overlaps(later.r0_lo, later.r0_hi, earlier.w_lo, earlier.w_hi) ||
+         overlaps(later.r1_lo, later.r1_hi, earlier.w_lo, earlier.w_hi) ||
+         overlaps(later.w_lo, later.w_hi, earlier.w_lo, earlier.w_hi) ||
+         overlaps(later.w_lo, later.w_hi, earlier.r0_lo, earlier.r0_hi) ||
+         overlaps(later.w_lo, later.w_hi, earlier.r1_lo, earlier.r1_hi);
 }
 
 inline Access access_of(const void *w, size_t w_bytes, const void *r0, size_t r0_bytes,
@@ -61,7 +75,6 @@ enum class StepKind : uint8_t {
   kAtomic,      // read-modify-write of blocks.written blocks at w_lo; amount: elements
   kFence,       // count: the mask of pipes the stream waits for
   kBarrier,     // amount: the barrier's key; count: its participants
-  kScalar,      // scalar code: amount on-chip accesses, blocks.read/written GDRAM loads/stores
 };
 
 // The operand classes of the matrix unit, by the wider source (docs/cost_model.md).

@@ -16,8 +16,8 @@ namespace mlusim::detail {
 
 // segnum + 1 runs of `count` elements, `stride_bytes` apart (BANG's segment rule).
 template <typename T>
-void fill(const char *op, Space space, T *dst, int count, T value, int stride_bytes, int segnum,
-          bool async) {
+void set_elements(const char *op, Space space, T *dst, int count, T value, int stride_bytes,
+                  int segnum, bool async) {
   CoreContext &c = this_core();
   if (count < 0 || segnum < 0 || stride_bytes < 0)
     fault(c, std::string(op) + ": negative count " + std::to_string(count) + ", stride " +
@@ -58,41 +58,46 @@ void fill(const char *op, Space space, T *dst, int count, T value, int stride_by
 
 template <typename T>
 void __nramset(T *dst, int count, bang_scalar_t<T> value) {
-  mlusim::detail::fill<T>("__nramset", mlusim::Space::kNram, dst, count, value, 0, 0, false);
+  mlusim::detail::set_elements<T>("__nramset",
+                                  mlusim::Space::kNram, dst, count, value, 0, 0, false);
 }
+// The typed spellings: __nramset on one element type, under their own names.
 inline void __nramset_half(half *dst, int count, half value) {
-  mlusim::detail::fill<half>("__nramset_half", mlusim::Space::kNram, dst, count, value, 0, 0,
-                             false);
+  mlusim::detail::set_elements<half>("__nramset_half",
+                                     mlusim::Space::kNram, dst, count, value, 0, 0, false);
 }
 inline void __nramset_float(float *dst, int count, float value) {
-  mlusim::detail::fill<float>("__nramset_float", mlusim::Space::kNram, dst, count, value, 0, 0,
-                              false);
+  mlusim::detail::set_elements<float>("__nramset_float",
+                                      mlusim::Space::kNram, dst, count, value, 0, 0, false);
 }
 inline void __nramset_short(int16_t *dst, int count, int16_t value) {
-  mlusim::detail::fill<int16_t>("__nramset_short", mlusim::Space::kNram, dst, count, value, 0, 0,
-                                false);
+  mlusim::detail::set_elements<int16_t>("__nramset_short",
+                                        mlusim::Space::kNram, dst, count, value, 0, 0, false);
 }
 inline void __nramset_int(int32_t *dst, int count, int32_t value) {
-  mlusim::detail::fill<int32_t>("__nramset_int", mlusim::Space::kNram, dst, count, value, 0, 0,
-                                false);
+  mlusim::detail::set_elements<int32_t>("__nramset_int",
+                                        mlusim::Space::kNram, dst, count, value, 0, 0, false);
 }
 // The MLU300 spellings: NRAM and the cluster's SRAM, on the move lane.
 template <typename T>
 void __memset_nram(T *dst, int count, bang_scalar_t<T> value) {
-  mlusim::detail::fill<T>("__memset_nram", mlusim::Space::kNram, dst, count, value, 0, 0, false);
+  mlusim::detail::set_elements<T>("__memset_nram",
+                                  mlusim::Space::kNram, dst, count, value, 0, 0, false);
 }
 template <typename T>
 void __sramset(T *dst, int count, bang_scalar_t<T> value) {
-  mlusim::detail::fill<T>("__sramset", mlusim::Space::kSram, dst, count, value, 0, 0, false);
+  mlusim::detail::set_elements<T>("__sramset",
+                                  mlusim::Space::kSram, dst, count, value, 0, 0, false);
 }
 // Queued on the move lane; a __sync (or __sync_move) fences it like an async copy.
 template <typename T>
 void __nramset_async(T *dst, int count, bang_scalar_t<T> value, int stride_bytes,
                      int segnum) {
-  mlusim::detail::fill<T>("__nramset_async", mlusim::Space::kNram, dst, count, value,
+  mlusim::detail::set_elements<T>("__nramset_async", mlusim::Space::kNram, dst, count, value,
                           stride_bytes, segnum, true);
 }
 template <typename T>
 void __gdramset(T *dst, int count, bang_scalar_t<T> value) {
-  mlusim::detail::fill<T>("__gdramset", mlusim::Space::kGdram, dst, count, value, 0, 0, false);
+  mlusim::detail::set_elements<T>("__gdramset",
+                                  mlusim::Space::kGdram, dst, count, value, 0, 0, false);
 }

@@ -1,4 +1,4 @@
-#include "runtime/device_spec.h"
+#include "runtime/devices.h"
 
 #include <atomic>
 #include <cmath>

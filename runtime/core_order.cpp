@@ -1,4 +1,4 @@
-#include "runtime/schedule.h"
+#include "runtime/core_order.h"
 
 #include <algorithm>
 #include <charconv>
