@@ -33,7 +33,7 @@ typedef struct {
   size_t nram_bytes;           /* physical NRAM per core */
   size_t wram_bytes;           /* physical WRAM per core */
   size_t sram_bytes;           /* physical SRAM per cluster */
-  size_t stack_reserve_bytes;  /* taken from NRAM and SRAM for the stack (MAX_NRAM_SIZE) */
+  size_t stack_reserve_bytes;  /* NRAM and SRAM the device keeps for the stack */
   size_t gdram_bytes;
   size_t l2_bytes;             /* the GDRAM side's cache (not modelled: reported to the SDK) */
   int gdram_bus_bits;
@@ -49,6 +49,8 @@ typedef struct {
   double vector_latency_cycles;
   double barrier_latency_cycles;
   double launch_overhead_us;
+  /* The MLU200 operand rules; a device of bang_arch >= 300 enforces none of
+     them (its kernels still use them to plan tiles) */
   int nram_align_bytes;        /* vector operands must start on this boundary */
   int vector_count_align_bytes; /* vector operand sizes must be a multiple of this */
   int transpose_align_bytes;   /* __bang_transpose rows*size and cols*size multiple of this */

@@ -44,6 +44,9 @@ inline size_t sram_usable(const DeviceSpec &spec) {
   return spec.sram_bytes > spec.stack_reserve_bytes ? spec.sram_bytes - spec.stack_reserve_bytes
                                                     : 0;
 }
+// MLU300 cores take vector operands of any start and size and transposes of
+// any shape; the spec's alignments are then no rule (docs/devices.md).
+inline bool any_operand_shape(const DeviceSpec &spec) { return spec.bang_arch >= 300; }
 inline int core_count(const DeviceSpec &spec) { return spec.clusters * spec.cores_per_cluster; }
 
 }  // namespace mlusim

@@ -5,7 +5,13 @@
 set -euo pipefail
 packages=(cmake make g++ libspdlog-dev libfmt-dev googletest libgtest-dev
           libgmock-dev libbenchmark-dev
-          # the trace tests parse the SVG and JSON they check
+          # mlusim-mluops (docs/mluops.md): Ninja for its builds, Python for
+          # mlu-ops' generators; mlu-ops' gtest needs protobuf (protoc and the
+          # library), libxml2 (found through pkg-config), Eigen and OpenBLAS.
+          ninja-build python3 pkg-config protobuf-compiler libprotobuf-dev
+          libeigen3-dev libopenblas-dev
+          # the trace tests parse the SVG and JSON they check (libxml2 also
+          # for mlu-ops' gtest)
           libxml2-dev nlohmann-json3-dev
           # sanitizers and fuzzing (docs/sanitizers_and_fuzzing.md): Clang 16 is
           # Debian 12's first with _Float16 on x86; its libomp is what TSan can see.

@@ -10,6 +10,7 @@
 
 #include "harness/harness.h"
 #include "tests/common/launch_error.h"
+#include "tests/common/preset_scope.h"
 
 namespace intrinsics_test {
 
@@ -20,6 +21,8 @@ using mlusim::harness::HalfTag;
 using mlusim::testing::expect_mentions;
 using mlusim::testing::kOneCore;
 using mlusim::testing::launch_error;
+using mlusim::testing::kMlu200Preset;
+using mlusim::testing::PresetScope;
 
 // mlu-ops' accuracy bar for these intrinsics: diff1 and diff2 within 3e-3.
 template <typename T>

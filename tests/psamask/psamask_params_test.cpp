@@ -240,10 +240,10 @@ TEST_P(PsamaskParams, ZeroElementsSucceedWithoutLaunch) {
 
 // One point's mask row plus its feature row(s) must fit NRAM.
 TEST_P(PsamaskParams, PointTooLargeForNram) {
-  Call c = call();  // 410 x 410 mask cells: 672 KB for one point
-  mask_dims(c) = {1, 1, 1, 410 * 410};
+  Call c = call();  // 450 x 450 mask cells: 810 KB for one point
+  mask_dims(c) = {1, 1, 1, 450 * 450};
   feature_dims(c) = {1, 1, 1, 1};
-  c.h_mask = c.w_mask = 410;
+  c.h_mask = c.w_mask = 450;
   expect_rejected(c, MLUOP_STATUS_NOT_SUPPORTED, {"one point needs", "too large"});
 }
 

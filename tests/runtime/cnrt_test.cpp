@@ -129,7 +129,7 @@ TEST(Device, PresetsAndSelection) {
   ASSERT_EQ(mlusimGetDeviceSpec(&spec), cnrtSuccess);
   EXPECT_STREQ(spec.name, "MLU370-X4");
   EXPECT_EQ(spec.clusters * spec.cores_per_cluster, 32);
-  EXPECT_EQ(spec.nram_bytes - spec.stack_reserve_bytes, 655360u);
+  EXPECT_EQ(spec.nram_bytes - spec.stack_reserve_bytes, 782336u);  // 768 KiB but the stack's 4 KiB
   EXPECT_DOUBLE_EQ(mlusimPeakOpsPerSecond(MLUOP_DTYPE_FLOAT), 1.024e12);  // mlu-ops' figure
   EXPECT_DOUBLE_EQ(mlusimPeakOpsPerSecond(MLUOP_DTYPE_HALF), 2.048e12);
   EXPECT_EQ(mlusimSetDevicePreset("MLU270"), cnrtSuccess);

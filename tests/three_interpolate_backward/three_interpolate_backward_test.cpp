@@ -43,7 +43,7 @@ TYPED_TEST(ThreeInterpolateBackward, RandomShapes) {
 // Every axis split into chunks with a short last one (channel, N and M tails).
 TYPED_TEST(ThreeInterpolateBackward, EveryAxisSplitWithTails) {
   using T = typename TypeParam::T;
-  const Shape s{2, 700, 900, 300};
+  const Shape s{2, 700, 900, 500};
   const Tiles t = tiles_of<T>(s);
   ASSERT_LT(t.n, s.n);
   ASSERT_LT(t.c, s.c);

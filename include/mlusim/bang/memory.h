@@ -135,6 +135,25 @@ void __sync_all_ipu_within_cluster();  // the compute cores of this physical clu
 inline bool __is_mpu() { return mlusim::this_core().is_mpu; }
 inline bool __is_ipu() { return !mlusim::this_core().is_mpu; }
 
+// Which memory a pointer points into, as the calling core sees it: kernels
+// pick a scalar load's space with these (mlu-ops' nms_rotated: __is_dram).
+namespace mlusim::detail {
+inline bool points_into(Space space, const void *p) {
+  const CoreContext &c = this_core();
+  const std::byte *base = onchip_base(c, space);
+  const size_t capacity = space == Space::kNram   ? c.nram_capacity
+                          : space == Space::kSram ? c.sram_capacity
+                                                  : c.wram_capacity;
+  return base != nullptr &&
+         reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base) < capacity;
+}
+}  // namespace mlusim::detail
+inline bool __is_nram(const void *p) { return mlusim::detail::points_into(mlusim::Space::kNram, p); }
+inline bool __is_sram(const void *p) { return mlusim::detail::points_into(mlusim::Space::kSram, p); }
+inline bool __is_wram(const void *p) { return mlusim::detail::points_into(mlusim::Space::kWram, p); }
+// Off chip: GDRAM (or LDRAM).
+inline bool __is_dram(const void *p) { return !__is_nram(p) && !__is_sram(p) && !__is_wram(p); }
+
 namespace mlusim::detail {
 void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
                     size_t elements);
@@ -201,16 +220,32 @@ bool adds_nothing(const T *dst, T value) {
     return value == T(0);
   }
 }
+
+// gdram_dst[i] += value_at(i) for i < count, each element atomically.
+template <typename T, typename ValueAt>
+void atomic_add_each(const char *op, T *gdram_dst, const T *nram_src, int count,
+                     ValueAt value_at) {
+  account_atomic(op, gdram_dst, nram_src, sizeof(T) * static_cast<size_t>(count), count);
+  for (int i = 0; i < count; ++i) {
+    const T v = value_at(i);
+    if (!adds_nothing(gdram_dst + i, v)) atomic_add_element(gdram_dst + i, v);
+  }
+}
 }  // namespace mlusim::detail
 
 // Adds `count` elements from NRAM into GDRAM atomically (element-wise).
 template <typename T>
 void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
-  mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
-                                 sizeof(T) * static_cast<size_t>(count), count);
-  for (int i = 0; i < count; ++i)
-    if (!mlusim::detail::adds_nothing(gdram_dst + i, nram_src[i]))
-      mlusim::detail::atomic_add_element(gdram_dst + i, nram_src[i]);
+  mlusim::detail::atomic_add_each("__bang_atomic_reduce_add", gdram_dst, nram_src, count,
+                                  [nram_src](int i) { return nram_src[i]; });
+}
+// The form with a scalar source (mlu-ops' psroipool backward): adds `value`
+// to each of `count` GDRAM elements atomically.
+template <typename T>
+void __bang_atomic_reduce_add(T *gdram_dst, std::type_identity_t<T> value, int count) {
+  mlusim::detail::atomic_add_each("__bang_atomic_reduce_add", gdram_dst,
+                                  static_cast<const T *>(nullptr), count,
+                                  [value](int) { return value; });
 }
 // The spelling of the design documents' pseudo-code.
 template <typename T>

@@ -15,10 +15,16 @@
 //    A NaN never compares better, so it is chosen only at index 0.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 
 #include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
+
+namespace mlusim::detail {
+// __bang_reduce_sum sums each 128-byte block of its source: the vector width.
+inline constexpr size_t kReduceBlockBytes = 128;
+}  // namespace mlusim::detail
 
 template <typename T>
 void __bang_reduce_sum(T *dst, const T *src, int count) {
@@ -27,12 +33,13 @@ void __bang_reduce_sum(T *dst, const T *src, int count) {
   const char *op = "__bang_reduce_sum";
   const size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, n);
-  const size_t block = mlusim::this_core().rules.vector_count_align / sizeof(T);
+  const size_t block = mlusim::detail::kReduceBlockBytes / sizeof(T);
   for (size_t b = 0; b < n; b += block) {
+    const size_t end = std::min(b + block, n);  // a last, partial block where sizes are free
     float sum = 0;  // read the whole block before dst (which may be src) is written
-    for (size_t i = b; i < b + block; ++i) sum += static_cast<float>(src[i]);
+    for (size_t i = b; i < end; ++i) sum += static_cast<float>(src[i]);
     dst[b] = static_cast<T>(sum);
-    for (size_t i = b + 1; i < b + block; ++i) dst[i] = T(0);
+    for (size_t i = b + 1; i < end; ++i) dst[i] = T(0);
   }
 }
 
