@@ -64,6 +64,7 @@ struct Block {
   std::byte *base = nullptr;
   size_t open = 0;                       // accessible bytes from base, whole pages
   std::atomic<size_t> high_water{0};     // declared by the current launch
+  bool absent = false;  // where a memory core's NRAM or WRAM variables lie: nothing
 };
 
 class Arena {
@@ -82,6 +83,9 @@ class Arena {
     const int slot = space == Space::kNram ? index : space == Space::kWram ? cores + index
                                                                             : 2 * cores + index;
     return *blocks_[slot];
+  }
+  Block &absent(Space space) {
+    return *blocks_[blocks_.size() - (space == Space::kNram ? 2 : 1)];
   }
   bool describe(uintptr_t addr, std::string *what) const;
 
@@ -103,7 +107,9 @@ void Arena::map(const DeviceSpec &s) {
   blocks_.clear();
   spec_ = s;
   const int cores = core_count(s);
-  const size_t slots = 2 * static_cast<size_t>(cores) + s.clusters;
+  // After the cores' NRAM, WRAM and the clusters' SRAM: one slot for the NRAM
+  // and one for the WRAM a memory core does not have, never opened.
+  const size_t slots = 2 * static_cast<size_t>(cores) + s.clusters + 2;
   map_bytes_ = slots * kSlotBytes;
   void *p = mmap(nullptr, map_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
                  0);
@@ -116,9 +122,12 @@ void Arena::map(const DeviceSpec &s) {
       b->space = Space::kNram, b->index = n, b->usable = nram_usable(s), b->physical = s.nram_bytes;
     } else if (n < 2 * cores) {
       b->space = Space::kWram, b->index = n - cores, b->usable = b->physical = s.wram_bytes;
-    } else {
+    } else if (n < 2 * cores + s.clusters) {
       b->space = Space::kSram, b->index = n - 2 * cores, b->usable = sram_usable(s);
       b->physical = s.sram_bytes;
+    } else {
+      b->space = n == 2 * cores + s.clusters ? Space::kNram : Space::kWram;
+      b->absent = true;
     }
     b->base = map_ + i * kSlotBytes + kLeadBytes;
     blocks_.push_back(std::move(b));
@@ -169,7 +178,12 @@ bool Arena::describe(uintptr_t addr, std::string *what) const {
   if (map_ == nullptr || addr < lo || addr >= lo + map_bytes_) return false;
   const Block &b = *blocks_[(addr - lo) / kSlotBytes];
   const auto base = reinterpret_cast<uintptr_t>(b.base);
-  if (addr < base) {
+  if (b.absent) {
+    *what = fmt::format("a memory core's {} +{:#x}: memory cores have no {} (guide 3.3.2); start "
+                        "the kernel with `if (__is_mpu()) return;` as mlu-ops kernels do, or "
+                        "guard this code with __is_ipu()",
+                        space_name(b.space), addr - base, space_name(b.space));
+  } else if (addr < base) {
     *what = fmt::format("{} bytes before the start of {}", base - addr, name(b));
   } else if (const size_t off = addr - base; off < b.open) {
     *what = fmt::format("{} +{:#x}", name(b), off);
@@ -216,6 +230,7 @@ std::byte *OnchipMemory::wram(int core) const { return g_arena.block(Space::kWra
 std::byte *OnchipMemory::sram(int cluster) const {
   return g_arena.block(Space::kSram, cluster).base;
 }
+std::byte *onchip_absent(Space space) { return g_arena.absent(space).base; }
 
 size_t onchip_place(size_t declared, size_t bytes, size_t capacity) {
   const size_t start = round_up(declared, kDeclareAlign);

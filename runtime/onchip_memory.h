@@ -40,6 +40,11 @@ class OnchipMemory {
   std::byte *sram(int cluster) const;
 };
 
+// Where a memory core's NRAM or WRAM variables lie (it has neither): address
+// space no access reaches, which onchip_describe names, so that kernel code
+// indexing them faults with a report instead of computing on a null pointer.
+std::byte *onchip_absent(Space space);
+
 // Where a kernel's next on-chip buffer of `bytes` starts after `declared`
 // bytes of declarations, in a space of `capacity` usable bytes.
 size_t onchip_place(size_t declared, size_t bytes, size_t capacity);
