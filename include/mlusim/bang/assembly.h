@@ -122,7 +122,7 @@ void asm_fuse(const char *instruction, void *dst, int count, const void *src,
   const T *first_vector = nullptr;
   for (const FuseStep<T> &s : steps) {
     if (s.vector == nullptr) continue;
-    require_vector_operand(c, instruction, "step operand", s.vector, bytes);
+    require_vector_operand(c, instruction, "step operand", s.vector, bytes, alignof(T));
     check_read(c, instruction, s.vector, bytes);
     if (first_vector == nullptr) first_vector = s.vector;
   }

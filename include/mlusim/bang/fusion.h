@@ -62,7 +62,7 @@ void fusion(mlusimFusionOp_t op, T *dst, const T *src0, FusionOperand<T> src1,
   const size_t n = checked_count(name, count), bytes = n * sizeof(T);
   vector_op<T>(name, dst, bytes, src0, bytes, src1.vector, src1.vector ? bytes : 0, n);
   if (src2.vector != nullptr) {  // vector_op checks two sources; the third here
-    require_vector_operand(this_core(), name, "src2", src2.vector, bytes);
+    require_vector_operand(this_core(), name, "src2", src2.vector, bytes, alignof(T));
     check_read(this_core(), name, src2.vector, bytes);
   }
   for (size_t i = 0; i < n; ++i) dst[i] = fuse(op, src0[i], src1.at(i), src2.at(i));

@@ -71,20 +71,21 @@ void charge_vector(CoreContext &c, const char *op, const void *dst, const void *
 }
 
 // Checks and charges one vector instruction that writes dst and reads a and b
-// (either may be null). T decides which dtype's counter the elements go to.
-template <typename T>
+// (either may be null), each aligned to its element: a and b are T, dst is Dst.
+// T decides which dtype's counter the elements go to.
+template <typename T, typename Dst = T>
 void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a, size_t a_bytes,
                const void *b, size_t b_bytes, size_t elements) {
   CoreContext &c = this_core();
-  require_vector_operand(c, op, "dst", dst, dst_bytes);
+  require_vector_operand(c, op, "dst", dst, dst_bytes, alignof(Dst));
   size_t widest = dst_bytes;
   if (a != nullptr) {
-    require_vector_operand(c, op, "src0", a, a_bytes);
+    require_vector_operand(c, op, "src0", a, a_bytes, alignof(T));
     check_read(c, op, a, a_bytes);
     widest = a_bytes > widest ? a_bytes : widest;
   }
   if (b != nullptr) {
-    require_vector_operand(c, op, "src1", b, b_bytes);
+    require_vector_operand(c, op, "src1", b, b_bytes, alignof(T));
     check_read(c, op, b, b_bytes);
     widest = b_bytes > widest ? b_bytes : widest;
   }
@@ -151,7 +152,7 @@ void unary(const char *op, T *dst, const T *a, int count, F f) {
 template <typename Dst, typename Src, typename F>
 void convert(const char *op, Dst *dst, const Src *src, int count, F f) {
   size_t n = checked_count(op, count);
-  vector_op<Src>(op, dst, n * sizeof(Dst), src, n * sizeof(Src), nullptr, 0, n);
+  vector_op<Src, Dst>(op, dst, n * sizeof(Dst), src, n * sizeof(Src), nullptr, 0, n);
   for (size_t i = 0; i < n; ++i) dst[i] = f(src[i]);
 }
 

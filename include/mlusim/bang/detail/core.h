@@ -195,7 +195,7 @@ void grow_log(CoreContext &c, std::vector<T> &log) {
 }
 void grow_steps(CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
-                                  const void *p, size_t bytes);
+                                  const void *p, size_t bytes, size_t element_align);
 // Who makes an access hazard_check checks: a copy's DMA pipe, kPipeCount for
 // any other instruction, kScalarCode for scalar kernel code.
 constexpr Pipe kScalarCode = static_cast<Pipe>(kPipeCount + 1);
@@ -260,13 +260,15 @@ inline void require_space(const CoreContext &c, const char *op, const char *oper
     require_onchip(c, op, operand, space, p, bytes);
 }
 
-// A vector operand: in NRAM, on the alignment boundary, a whole number of granules.
+// A vector operand: in NRAM, on the alignment boundary (never less than its
+// element's, `element_align`), a whole number of granules.
 inline void require_vector_operand(const CoreContext &c, const char *op, const char *operand,
-                                   const void *p, size_t bytes) {
+                                   const void *p, size_t bytes, size_t element_align) {
   require_onchip(c, op, operand, Space::kNram, p, bytes);
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
-  if ((off & c.rules.nram_align_mask) != 0 || bytes % c.rules.vector_count_align != 0)
-    detail::fault_alignment(c, op, operand, p, bytes);
+  if ((off & (c.rules.nram_align_mask | (element_align - 1))) != 0 ||
+      bytes % c.rules.vector_count_align != 0)
+    detail::fault_alignment(c, op, operand, p, bytes, element_align);
 }
 
 // Reading or writing a range an unfenced async copy still owns is a hazard
