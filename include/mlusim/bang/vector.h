@@ -71,7 +71,8 @@ void charge_vector(CoreContext &c, const char *op, const void *dst, const void *
 }
 
 // Checks and charges one vector instruction that writes dst and reads a and b
-// (either may be null), each aligned to its element: a and b are T, dst is Dst.
+// (a source of 0 bytes is none), each aligned to its element: a and b are T,
+// dst is Dst.
 // T decides which dtype's counter the elements go to.
 template <typename T, typename Dst = T>
 void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a, size_t a_bytes,
@@ -79,12 +80,12 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
   CoreContext &c = this_core();
   require_vector_operand(c, op, "dst", dst, dst_bytes, alignof(Dst));
   size_t widest = dst_bytes;
-  if (a != nullptr) {
+  if (a_bytes != 0) {  // a source with bytes is checked, null or not
     require_vector_operand(c, op, "src0", a, a_bytes, alignof(T));
     check_read(c, op, a, a_bytes);
     widest = a_bytes > widest ? a_bytes : widest;
   }
-  if (b != nullptr) {
+  if (b_bytes != 0) {
     require_vector_operand(c, op, "src1", b, b_bytes, alignof(T));
     check_read(c, op, b, b_bytes);
     widest = b_bytes > widest ? b_bytes : widest;
