@@ -2,6 +2,7 @@
 // out-of-line half of __memcpy, __memcpy_async, __bang_atomic_*, __sync*.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include <spdlog/fmt/fmt.h>
@@ -150,6 +151,11 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
 void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write) {
   CoreContext &c = this_core();
   require_space(c, op, write ? "dst" : "src", space, p, bytes);
+  // One element, on its own alignment (our choice: the guide's scalar unit is
+  // a RISC load/store unit; the host could not move it otherwise either).
+  if (std::has_single_bit(bytes) && (reinterpret_cast<uintptr_t>(p) & (bytes - 1)) != 0)
+    fault(c, fmt::format("{}: {} {:#x} is not aligned to its {} bytes", op, write ? "dst" : "src",
+                         reinterpret_cast<uintptr_t>(p), bytes));
   check_scalar_access(p, bytes, write);
   if (space == Space::kNram) return;
   log_copy_side(c, space, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write, op);
