@@ -133,6 +133,11 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
   if (!c.pending.empty()) land_copies(c, bit(kIoPipe));  // in order on the IO queue
   if (nram_src != nullptr) {
     require_onchip(c, op, "src", Space::kNram, nram_src, bytes);
+    if (element_bytes > 1 && reinterpret_cast<uintptr_t>(nram_src) % element_bytes != 0)
+      fault(c, fmt::format("{}: src at NRAM +{:#x} is not aligned to its {}-byte elements", op,
+                           reinterpret_cast<uintptr_t>(nram_src) -
+                               reinterpret_cast<uintptr_t>(c.nram),
+                           element_bytes));
     check_read(c, op, nram_src, bytes, kIoPipe);
   }
   check_write(c, op, gdram_dst, bytes, kIoPipe);
