@@ -121,8 +121,11 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
     move_data(to, from);
 }
 
-void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
-                    size_t elements) {
+namespace {
+
+// An atomic's checks and step; reads_nram: its operand is nram_src's bytes.
+void charge_atomic(const char *op, const void *gdram_dst, const void *nram_src, bool reads_nram,
+                   size_t bytes, size_t elements) {
   CoreContext &c = this_core();
   require_gdram(c, op, "dst", gdram_dst, bytes);
   // Atomics add whole elements: a dst off its element alignment faults instead of tearing.
@@ -131,7 +134,7 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
     fault(c, fmt::format("{}: dst {} is not aligned to its {}-byte elements", op,
                          gdram_describe(*c.gdram, gdram_dst), element_bytes));
   if (!c.pending.empty()) land_copies(c, bit(kIoPipe));  // in order on the IO queue
-  if (nram_src != nullptr) {
+  if (reads_nram) {
     require_onchip(c, op, "src", Space::kNram, nram_src, bytes);
     if (element_bytes > 1 && reinterpret_cast<uintptr_t>(nram_src) % element_bytes != 0)
       fault(c, fmt::format("{}: src at NRAM +{:#x} is not aligned to its {}-byte elements", op,
@@ -147,10 +150,21 @@ void account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
   const BlockSpan span = blocks_of(Segments{reinterpret_cast<uintptr_t>(gdram_dst), bytes, bytes, 1});
   // A read-modify-write of every block it touches.
   issue(c, Step{.op = op, .detail = "GDRAM",
-                .access = access_of(gdram_dst, bytes, nram_src, nram_src != nullptr ? bytes : 0,
+                .access = access_of(gdram_dst, bytes, nram_src, reads_nram ? bytes : 0,
                                     nullptr, 0),
                 .amount = elements, .blocks = gdram_blocks(c, span, span),
                 .kind = StepKind::kAtomic, .pipe = kIoPipe});
+}
+
+}  // namespace
+
+void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
+                    size_t elements) {
+  charge_atomic(op, gdram_dst, nram_src, true, bytes, elements);
+}
+
+void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, size_t elements) {
+  charge_atomic(op, gdram_dst, nullptr, false, bytes, elements);
 }
 
 void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write) {

@@ -155,8 +155,12 @@ inline bool __is_wram(const void *p) { return mlusim::detail::points_into(mlusim
 inline bool __is_dram(const void *p) { return !__is_nram(p) && !__is_sram(p) && !__is_wram(p); }
 
 namespace mlusim::detail {
+// Checks and charges an atomic on `bytes` of GDRAM at gdram_dst that reads as
+// many bytes of NRAM at nram_src (a null source is an operand outside NRAM).
 void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
                     size_t elements);
+// The same for the forms whose operand is a scalar value: no NRAM is read.
+void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, size_t elements);
 
 // Replaces *dst by update(*dst) atomically (compare-and-swap on its bits) and
 // returns what *dst held before; a value update leaves unchanged is not stored.
@@ -221,11 +225,10 @@ bool adds_nothing(const T *dst, T value) {
   }
 }
 
-// gdram_dst[i] += value_at(i) for i < count, each element atomically.
+// gdram_dst[i] += value_at(i) for i < count, each element atomically (checked
+// and charged by the caller).
 template <typename T, typename ValueAt>
-void atomic_add_each(const char *op, T *gdram_dst, const T *nram_src, int count,
-                     ValueAt value_at) {
-  account_atomic(op, gdram_dst, nram_src, sizeof(T) * static_cast<size_t>(count), count);
+void atomic_add_each(T *gdram_dst, int count, ValueAt value_at) {
   for (int i = 0; i < count; ++i) {
     const T v = value_at(i);
     if (!adds_nothing(gdram_dst + i, v)) atomic_add_element(gdram_dst + i, v);
@@ -236,16 +239,17 @@ void atomic_add_each(const char *op, T *gdram_dst, const T *nram_src, int count,
 // Adds `count` elements from NRAM into GDRAM atomically (element-wise).
 template <typename T>
 void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
-  mlusim::detail::atomic_add_each("__bang_atomic_reduce_add", gdram_dst, nram_src, count,
-                                  [nram_src](int i) { return nram_src[i]; });
+  mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
+                                 sizeof(T) * static_cast<size_t>(count), count);
+  mlusim::detail::atomic_add_each(gdram_dst, count, [nram_src](int i) { return nram_src[i]; });
 }
 // The form with a scalar source (mlu-ops' psroipool backward): adds `value`
 // to each of `count` GDRAM elements atomically.
 template <typename T>
 void __bang_atomic_reduce_add(T *gdram_dst, std::type_identity_t<T> value, int count) {
-  mlusim::detail::atomic_add_each("__bang_atomic_reduce_add", gdram_dst,
-                                  static_cast<const T *>(nullptr), count,
-                                  [value](int) { return value; });
+  mlusim::detail::account_scalar_atomic("__bang_atomic_reduce_add", gdram_dst,
+                                        sizeof(T) * static_cast<size_t>(count), count);
+  mlusim::detail::atomic_add_each(gdram_dst, count, [value](int) { return value; });
 }
 // The spelling of the design documents' pseudo-code.
 template <typename T>
@@ -270,6 +274,6 @@ void __bang_atomic_reduce_min(T *gdram_dst, const T *nram_src, int count) {
 // Scalar atomic add on GDRAM; returns the value before the add.
 template <typename T>
 T __bang_atomic_add(T *gdram_dst, T value) {
-  mlusim::detail::account_atomic("__bang_atomic_add", gdram_dst, nullptr, sizeof(T), 1);
+  mlusim::detail::account_scalar_atomic("__bang_atomic_add", gdram_dst, sizeof(T), 1);
   return mlusim::detail::atomic_add_element(gdram_dst, value);
 }
