@@ -138,37 +138,42 @@ std::vector<std::vector<int>> make_units(int compute_cores, int memory_cores, in
 }
 
 // A launch placed in simulated time with the model's prices, and how long it
-// lasts at both ends of its error bar.
+// lasts there and at both ends of its error bar.
 struct LaunchTiming {
   std::vector<timing::CoreTiming> cores;
-  double low_us = 0, high_us = 0;
+  double us = 0, low_us = 0, high_us = 0;
 };
 
-double last_finish(const std::vector<timing::CoreTiming> &cores) {
+// One replay's device time: its last core's finish plus the launch overhead,
+// both at the same estimates.
+double device_time_us(const std::vector<timing::CoreTiming> &cores, const DeviceSpec &spec,
+                      timing::Estimates estimates) {
   double finish = 0;
   for (const timing::CoreTiming &c : cores) finish = std::max(finish, c.finish);
-  return finish;
+  return finish / (spec.clock_ghz * 1e3) + timing::launch_overhead_us(spec, estimates);
 }
 
-// Three replays of the same steps, side by side (docs/cost_model.md).
+// Three replays of the same steps, side by side (docs/cost_model.md); only
+// the first keeps trace events.
 LaunchTiming time_launch(const std::vector<timing::CoreSteps> &steps, const DeviceSpec &spec) {
   using timing::Estimates;
   std::vector<timing::CoreSteps> untraced = steps;
   for (timing::CoreSteps &s : untraced) s.traced = false;
-  const double cycles_per_us = spec.clock_ghz * 1e3;
+  const auto end_of_bar = [&](Estimates e) {
+    return device_time_us(timing::replay(untraced, timing::prices_of(spec, e)), spec, e);
+  };
   LaunchTiming t;
 #pragma omp parallel sections num_threads(3)
   {
 #pragma omp section
-    t.cores = timing::replay(steps, timing::prices_of(spec));
+    {
+      t.cores = timing::replay(steps, timing::prices_of(spec));
+      t.us = device_time_us(t.cores, spec, Estimates::kAsFitted);
+    }
 #pragma omp section
-    t.low_us = last_finish(timing::replay(untraced, timing::prices_of(spec, Estimates::kLow))) /
-                   cycles_per_us +
-               timing::launch_overhead_us(spec, Estimates::kLow);
+    t.low_us = end_of_bar(Estimates::kLow);
 #pragma omp section
-    t.high_us = last_finish(timing::replay(untraced, timing::prices_of(spec, Estimates::kHigh))) /
-                    cycles_per_us +
-                timing::launch_overhead_us(spec, Estimates::kHigh);
+    t.high_us = end_of_bar(Estimates::kHigh);
   }
   return t;
 }
@@ -202,7 +207,7 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
           r.core_pipe_busy_us[i][kVectorPipe] + r.core_pipe_busy_us[i][kTensorPipe];
     }
   }
-  r.device_time_us = last_finish(timings) / cycles_per_us + spec.launch_overhead_us;
+  r.device_time_us = timing.us;
   r.device_time_us_low = timing.low_us;
   r.device_time_us_high = timing.high_us;
   compute_efficiency(r);
