@@ -90,6 +90,9 @@ constexpr double kOnchipLatencyCycles = 30;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
 constexpr double kLaunchOverheadUs = 5;
+constexpr int kDmaRequestsInFlight = 4;
+constexpr double kGdramWriteExtra = 0.25;
+constexpr double kGdramSegmentBytes = 64;
 // What a kernel's on-chip variables cannot have: mlu-ops' gtest fills every
 // NRAM and SRAM byte but 4 KiB before each case (its fill_ram kernel) on the
 // boards, so the device keeps no more than that. mlu-ops' own 128 KiB
@@ -121,6 +124,9 @@ DeviceSpec spec_of(const Board &b) {
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
   s.launch_overhead_us = kLaunchOverheadUs;
+  s.dma_requests_in_flight = kDmaRequestsInFlight;
+  s.gdram_write_extra = kGdramWriteExtra;
+  s.gdram_segment_bytes = kGdramSegmentBytes;
   s.nram_align_bytes = 64;
   s.vector_count_align_bytes = 128;
   s.transpose_align_bytes = 64;
@@ -286,6 +292,12 @@ std::vector<Figure> figures_of(int index) {
       {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},
       {"barrier latency", fmt::format("{} cycles", s.barrier_latency_cycles), kEstimate, true},
       {"launch overhead", fmt::format("{} us", s.launch_overhead_us), kEstimate, true},
+      {"DMA requests in flight per queue", fmt::format("{}", s.dma_requests_in_flight), kEstimate,
+       true},
+      {"GDRAM write cost beyond a read", fmt::format("{}%", 100 * s.gdram_write_extra), kEstimate,
+       true},
+      {"GDRAM strided segment cost", fmt::format("{} B of bandwidth", s.gdram_segment_bytes),
+       kEstimate, true},
   };
 }
 
