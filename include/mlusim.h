@@ -62,6 +62,9 @@ typedef struct {
   int dma_requests_in_flight;
   double gdram_write_extra;
   double gdram_segment_bytes;
+  /* The share of gdram_gbps the DRAM sustains (refresh, bank and read/write
+     turn-around: no DRAM moves data at its rated rate all the time) */
+  double gdram_efficiency;
 } mlusimDeviceSpec_t;
 
 int mlusimGetPresetCount(void);

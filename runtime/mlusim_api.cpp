@@ -46,7 +46,8 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
       (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
       spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0 ||
       spec->dma_requests_in_flight <= 0 || spec->gdram_write_extra < 0 ||
-      spec->gdram_segment_bytes < 0) {
+      spec->gdram_segment_bytes < 0 || !(spec->gdram_efficiency > 0) ||
+      spec->gdram_efficiency > 1) {
     log::runtime().error("mlusimSetDeviceSpec: incomplete or inconsistent spec");
     return cnrtErrorArgsInvalid;
   }

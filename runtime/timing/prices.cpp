@@ -22,8 +22,12 @@ double rate_at(double estimate, Estimates e) {
 
 Prices prices_of(const DeviceSpec &s, Estimates e) {
   Prices p;
+  // The rated bandwidth is sourced, the share of it the DRAM sustains an
+  // estimate: its shortfall is what the error bar halves and doubles (never
+  // below half the share).
+  const double sustained = std::max(s.gdram_efficiency / 2, 1 - time_at(1 - s.gdram_efficiency, e));
+  p.gdram_bytes_per_cycle = s.gdram_gbps * sustained / s.clock_ghz;
   // Sourced figures (docs/devices.md): not varied.
-  p.gdram_bytes_per_cycle = s.gdram_gbps / s.clock_ghz;
   p.cluster_bytes_per_cycle = s.cluster_gbps / s.clock_ghz;
   p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
   static_assert(kMatrixRates == MLUSIM_MATRIX_CLASSES);
