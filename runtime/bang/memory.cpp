@@ -35,7 +35,7 @@ namespace {
 // moved (minutes under ASan, where the watchdog's signal may wait).
 constexpr size_t kSegmentsBetweenLooks = 4096;
 
-void move_data(const CoreContext &c, const Segments &dst, const Segments &src) {
+void move_data(const CoreContext &c, const char *op, const Segments &dst, const Segments &src) {
   auto *to = reinterpret_cast<std::byte *>(dst.lo);
   auto *from = reinterpret_cast<const std::byte *>(src.lo);
   if (dst.stride == dst.bytes && src.stride == src.bytes) {
@@ -44,7 +44,7 @@ void move_data(const CoreContext &c, const Segments &dst, const Segments &src) {
   }
   for (size_t first = 0; first < dst.count; first += kSegmentsBetweenLooks) {
     if (first > 0 && c.step_limit.load(std::memory_order_relaxed) == 0) [[unlikely]]
-      fault_too_many_steps(c);
+      fault_too_many_steps(c, op);
     const size_t end = std::min(dst.count, first + kSegmentsBetweenLooks);
     for (size_t i = first; i < end; ++i)
       std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);
@@ -65,7 +65,7 @@ void land_copies(CoreContext &c, unsigned mask) {
       *kept++ = *it;
   }
   c.pending.erase(kept, c.pending.end());
-  for (const PendingCopy &p : landing) move_data(c, p.dst, p.src);
+  for (const PendingCopy &p : landing) move_data(c, p.op, p.dst, p.src);
 }
 
 constexpr unsigned bit(Pipe p) { return 1u << p; }
@@ -129,7 +129,7 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   if (async)
     c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.issued});
   else
-    move_data(c, to, from);
+    move_data(c, label, to, from);
 }
 
 namespace {
