@@ -3,7 +3,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <cstdint>
 #include <new>
 
 // Which sanitizers are on: GCC defines __SANITIZE_*__, Clang answers __has_feature.
@@ -29,54 +28,12 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
-#if defined(__x86_64__)
-// mlusim_switch_stack(&save, load): pushes the callee-saved registers and the
-// SSE and x87 control words, stores the stack pointer in *save, takes `load`
-// as the stack pointer and pops what was pushed there, returning where that
-// stack's last switch was called (or to a new fiber's start).
-extern "C" void mlusim_switch_stack(void **save, void *load);
-asm(R"(
-  .text
-  .p2align 4
-  .globl mlusim_switch_stack
-  .hidden mlusim_switch_stack
-  .type mlusim_switch_stack, @function
-mlusim_switch_stack:
-  .cfi_startproc
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .cfi_endproc
-  .size mlusim_switch_stack, .-mlusim_switch_stack
-  .section .note.GNU-stack,"",@progbits
-  .text
-)");
-#endif
-
 namespace mlusim {
 namespace {
 thread_local Fiber *t_running = nullptr;
 
 // Sanitizer hooks, empty without sanitizers. Always inlined: TSan's own
-// function-exit hook must not run between a switch and the swapcontext.
+// function-exit hook must not run between a switch and the jump.
 #define MLUSIM_HOOK [[gnu::always_inline]] inline
 #ifdef MLUSIM_ASAN
 MLUSIM_HOOK void asan_start_switch(void **fake_stack, const void *bottom, size_t bytes) {
@@ -119,43 +76,19 @@ Fiber::~Fiber() {
   munmap(stack_, mapped_bytes_);
 }
 
+namespace fcontext = boost::context::detail;
+
 void Fiber::reset(std::function<void()> body) {
   body_ = std::move(body);
   finished_ = false;
-#if defined(__x86_64__)
-  // What mlusim_switch_stack pops on the first switch here: the control words
-  // (the thread's own), six registers, then the address it returns to,
-  // entry(), as if called (16-byte aligned after it), with a null return
-  // address above for debuggers' backtraces (entry() never returns).
-  auto *top = reinterpret_cast<uint64_t *>(
-      (reinterpret_cast<uintptr_t>(stack_) + mapped_bytes_) & ~uintptr_t{15});
-  uint64_t *sp = top - 9;
-  uint32_t mxcsr = 0;
-  uint16_t fpu_control = 0;
-  asm volatile("stmxcsr %0; fnstcw %1" : "=m"(mxcsr), "=m"(fpu_control));
-  sp[0] = mxcsr | uint64_t{fpu_control} << 32;
-  for (int r = 1; r <= 6; ++r) sp[r] = 0;
-  sp[7] = reinterpret_cast<uint64_t>(&Fiber::entry);
-  sp[8] = 0;
-  context_sp_ = sp;
-#else
-  getcontext(&context_);
-  context_.uc_stack.ss_sp = static_cast<char *>(stack_) + guard_bytes_;
-  context_.uc_stack.ss_size = mapped_bytes_ - guard_bytes_;
-  context_.uc_link = nullptr;  // entry() never returns: it switches back itself
-  makecontext(&context_, &Fiber::entry, 0);
-#endif
+  // The stack grows down from the end of the mapping towards the guard page.
+  context_ = fcontext::make_fcontext(static_cast<char *>(stack_) + mapped_bytes_,
+                                     mapped_bytes_ - guard_bytes_, &Fiber::entry);
 }
 
-// Leaves the running stack for the other side's (saved in `save` for later).
-#if defined(__x86_64__)
-#define MLUSIM_SWITCH(save, load) mlusim_switch_stack(&(save##_sp_), load##_sp_)
-#else
-#define MLUSIM_SWITCH(save, load) swapcontext(&(save##_), &(load##_))
-#endif
-
-void Fiber::entry() {
+void Fiber::entry(fcontext::transfer_t from) {
   Fiber *self = t_running;
+  self->resumer_ = from.fctx;
   // First instructions on the new stack: ASan learns where the resumer's stack is.
   asan_finish_switch(nullptr, &self->resumer_stack_, &self->resumer_stack_bytes_);
   self->body_();  // the body catches everything: no exception leaves a fiber
@@ -163,11 +96,7 @@ void Fiber::entry() {
   // This stack is done: a null save slot lets ASan drop its fake frames.
   asan_start_switch(nullptr, self->resumer_stack_, self->resumer_stack_bytes_);
   tsan_switch_to(self->tsan_resumer_);
-#if defined(__x86_64__)
-  mlusim_switch_stack(&self->context_sp_, self->resumer_sp_);
-#else
-  setcontext(&self->resumer_);
-#endif
+  fcontext::jump_fcontext(self->resumer_, nullptr);
   __builtin_unreachable();
 }
 
@@ -179,7 +108,7 @@ bool Fiber::resume() {
                     mapped_bytes_ - guard_bytes_);
   tsan_resumer_ = tsan_current();
   tsan_switch_to(tsan_fiber_);
-  MLUSIM_SWITCH(resumer, context);
+  context_ = fcontext::jump_fcontext(context_, nullptr).fctx;  // back when it parks or ends
   asan_finish_switch(fake_stack, nullptr, nullptr);
   t_running = previous;
   return finished_;
@@ -190,7 +119,7 @@ void Fiber::park() {
   void *fake_stack = nullptr;
   asan_start_switch(&fake_stack, self->resumer_stack_, self->resumer_stack_bytes_);
   tsan_switch_to(self->tsan_resumer_);
-  MLUSIM_SWITCH(self->context, self->resumer);
+  self->resumer_ = fcontext::jump_fcontext(self->resumer_, nullptr).fctx;
   asan_finish_switch(fake_stack, &self->resumer_stack_, &self->resumer_stack_bytes_);
 }
 
