@@ -33,7 +33,7 @@ namespace {
 thread_local Fiber *t_running = nullptr;
 
 // Sanitizer hooks, empty without sanitizers. Always inlined: TSan's own
-// function-exit hook must not run between a switch and the swapcontext.
+// function-exit hook must not run between a switch and the jump.
 #define MLUSIM_HOOK [[gnu::always_inline]] inline
 #ifdef MLUSIM_ASAN
 MLUSIM_HOOK void asan_start_switch(void **fake_stack, const void *bottom, size_t bytes) {
@@ -76,18 +76,19 @@ Fiber::~Fiber() {
   munmap(stack_, mapped_bytes_);
 }
 
+namespace fcontext = boost::context::detail;
+
 void Fiber::reset(std::function<void()> body) {
   body_ = std::move(body);
   finished_ = false;
-  getcontext(&context_);
-  context_.uc_stack.ss_sp = static_cast<char *>(stack_) + guard_bytes_;
-  context_.uc_stack.ss_size = mapped_bytes_ - guard_bytes_;
-  context_.uc_link = nullptr;  // entry() never returns: it switches back itself
-  makecontext(&context_, &Fiber::entry, 0);
+  // The stack grows down from the end of the mapping towards the guard page.
+  context_ = fcontext::make_fcontext(static_cast<char *>(stack_) + mapped_bytes_,
+                                     mapped_bytes_ - guard_bytes_, &Fiber::entry);
 }
 
-void Fiber::entry() {
+void Fiber::entry(fcontext::transfer_t from) {
   Fiber *self = t_running;
+  self->resumer_ = from.fctx;
   // First instructions on the new stack: ASan learns where the resumer's stack is.
   asan_finish_switch(nullptr, &self->resumer_stack_, &self->resumer_stack_bytes_);
   self->body_();  // the body catches everything: no exception leaves a fiber
@@ -95,7 +96,7 @@ void Fiber::entry() {
   // This stack is done: a null save slot lets ASan drop its fake frames.
   asan_start_switch(nullptr, self->resumer_stack_, self->resumer_stack_bytes_);
   tsan_switch_to(self->tsan_resumer_);
-  setcontext(&self->resumer_);
+  fcontext::jump_fcontext(self->resumer_, nullptr);
   __builtin_unreachable();
 }
 
@@ -107,7 +108,7 @@ bool Fiber::resume() {
                     mapped_bytes_ - guard_bytes_);
   tsan_resumer_ = tsan_current();
   tsan_switch_to(tsan_fiber_);
-  swapcontext(&resumer_, &context_);
+  context_ = fcontext::jump_fcontext(context_, nullptr).fctx;  // back when it parks or ends
   asan_finish_switch(fake_stack, nullptr, nullptr);
   t_running = previous;
   return finished_;
@@ -118,7 +119,7 @@ void Fiber::park() {
   void *fake_stack = nullptr;
   asan_start_switch(&fake_stack, self->resumer_stack_, self->resumer_stack_bytes_);
   tsan_switch_to(self->tsan_resumer_);
-  swapcontext(&self->context_, &self->resumer_);
+  self->resumer_ = fcontext::jump_fcontext(self->resumer_, nullptr).fctx;
   asan_finish_switch(fake_stack, &self->resumer_stack_, &self->resumer_stack_bytes_);
 }
 

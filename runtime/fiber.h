@@ -3,12 +3,21 @@
 // and the worker runs another core. Fibers never migrate between threads, so
 // thread_local state (the current core) stays valid across a park.
 //
+// A switch is Boost.Context's fcontext jump: it saves the callee-saved
+// registers and control words on the stack it leaves and loads the other's.
+// (ucontext's swapcontext also sets the signal mask, a system call per switch,
+// about 160 per launch of the whole device, which fibers of one thread never
+// need.) The fcontext calls are Boost.Context's low-level layer: its fiber
+// class would unwind an abandoned stack by exception on destruction, and a
+// core's body catches everything, while a deadlocked launch abandons parked
+// cores' stacks and reuses them.
+//
 // Under AddressSanitizer and ThreadSanitizer every switch is announced to the
 // sanitizer (fiber.cpp), so that ASan knows which stack is live when a kernel
 // fault unwinds one, and TSan keeps a separate shadow stack per simulated core.
 #pragma once
 
-#include <ucontext.h>
+#include <boost/context/detail/fcontext.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -30,9 +39,11 @@ class Fiber {
   static void park();
 
  private:
-  [[noreturn]] static void entry();
+  // A new fiber's first function; `from` names the resumer's saved context.
+  [[noreturn]] static void entry(boost::context::detail::transfer_t from);
 
-  ucontext_t context_{}, resumer_{};
+  // Where each side's registers lie while it is switched out.
+  boost::context::detail::fcontext_t context_ = nullptr, resumer_ = nullptr;
   void *stack_ = nullptr;
   size_t mapped_bytes_ = 0, guard_bytes_ = 0;
   std::function<void()> body_;

@@ -153,17 +153,22 @@ double device_time_us(const std::vector<timing::CoreTiming> &cores, const Device
   return finish / (spec.clock_ghz * 1e3) + timing::launch_overhead_us(spec, estimates);
 }
 
+// Below this many steps the three replays run one after the other: waking
+// two more host threads would cost more than they save.
+constexpr size_t kStepsWorthThreads = 20000;
+
 // Three replays of the same steps, side by side (docs/cost_model.md); only
 // the first keeps trace events.
 LaunchTiming time_launch(const std::vector<timing::CoreSteps> &steps, const DeviceSpec &spec) {
   using timing::Estimates;
   std::vector<timing::CoreSteps> untraced = steps;
-  for (timing::CoreSteps &s : untraced) s.traced = false;
+  size_t total = 0;
+  for (timing::CoreSteps &s : untraced) s.traced = false, total += s.steps->size();
   const auto end_of_bar = [&](Estimates e) {
     return device_time_us(timing::replay(untraced, timing::prices_of(spec, e)), spec, e);
   };
   LaunchTiming t;
-#pragma omp parallel sections num_threads(3)
+#pragma omp parallel sections num_threads(3) if (total >= kStepsWorthThreads)
   {
 #pragma omp section
     {

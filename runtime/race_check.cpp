@@ -1,6 +1,7 @@
 #include "runtime/race_check.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 
@@ -8,7 +9,6 @@
 
 #include "runtime/logging.h"
 #include "runtime/settings.h"
-#include "runtime/segments.h"
 
 namespace mlusim {
 
@@ -123,16 +123,37 @@ RaceCheck::RaceCheck(std::vector<CoreContext> &cores)
 
 namespace {
 
+// The tasks barriers can order together: one UnionN task's (tasks / `group`),
+// or a BLOCK task alone (group 1).
+size_t union_task(const SharedAccess &a, size_t group) { return static_cast<size_t>(a.task) / group; }
+
+// Some bytes of one access: [lo, hi), and whose.
 struct Entry {
-  uintptr_t lo, hi;  // bounding bytes
+  uintptr_t lo, hi;
   const SharedAccessLog *log;
   const SharedAccess *access;
 };
 
-// The tasks barriers can order together: one UnionN task's (tasks / `group`),
-// or a BLOCK task alone (group 1).
-bool same_union_task(const Entry &a, const Entry &b, size_t group) {
-  return static_cast<size_t>(a.access->task) / group == static_cast<size_t>(b.access->task) / group;
+// One access walked in address order, a few segments at a time.
+struct Walk {
+  Segments run;   // the access's bytes; one segment where its segments touch
+  size_t next;    // its first segment not yet taken
+  const SharedAccessLog *log;
+  const SharedAccess *access;
+  uintptr_t lo() const { return run.lo + next * run.stride; }
+};
+
+Segments walked(const Segments &r) {
+  if (r.count == 1 || r.stride <= r.bytes) return Segments{r.lo, r.hi() - r.lo, r.hi() - r.lo, 1};
+  return r;
+}
+
+// Address order; among equal addresses, core then program order (which of
+// two racing accesses a report names first does not depend on the sort).
+bool later(const Walk &a, const Walk &b) {
+  if (a.lo() != b.lo()) return a.lo() > b.lo();
+  if (a.log->core != b.log->core) return a.log->core > b.log->core;
+  return a.access > b.access;
 }
 
 // a happened before b: a barrier that b's core had passed ended a's generation.
@@ -141,48 +162,96 @@ bool ordered_before(const Entry &a, const Entry &b) {
   return a.access->generation < b.log->history[b.access->clock * n + a.log->core];
 }
 
-// (Two atomics never meet here: the sweep keeps them in a set of their own.)
-bool conflict(const Entry &a, const Entry &b, size_t group, uintptr_t *lo, uintptr_t *hi) {
-  if (a.log == b.log && a.access->task == b.access->task) return false;  // program order
-  if (!detail::first_overlap(a.access->range, b.access->range, lo, hi)) return false;
-  // A cluster runs its UnionN tasks one after the other, and no other task
-  // shares its SRAM: SRAM accesses of different tasks never meet in time.
-  if (!same_union_task(a, b, group)) return a.access->space != Space::kSram;
-  return !ordered_before(a, b) && !ordered_before(b, a);
-}
+// The bytes some accesses of one kind (plain reads, plain writes or atomics)
+// still cover as the sweep goes up through the address space, by core and,
+// within a core, by class: a task and a generation (accesses of one class are
+// ordered alike with any other access). Each class keeps the last bytes it
+// reached, its other bytes lie below the sweep. Every class kept there covers
+// the address the sweep is at (those that end below it are dropped as met),
+// so one that an access there may race with does: which they are is a
+// question of ordering alone, answered per core by a lookup, whatever the
+// number of accesses and generations:
+//  - a class of another UnionN task (another BLOCK task) is unordered with it
+//    in GDRAM, and never meets it in SRAM (a cluster runs its tasks in turn);
+//  - in the same UnionN task, the classes of core k that are not ordered
+//    before it are those of generation >= its clock of k; the first of them is
+//    ordered after it or races, and if it is ordered after, so are the later ones.
+class ActiveSet {
+ public:
+  void clear(size_t cores) {
+    lanes_.assign(cores, {});
+    busy_.clear();
+  }
+  void add(const Entry &e) {
+    std::map<uint64_t, Entry> &lane = lanes_[e.log->core];
+    if (lane.empty()) busy_.push_back(e.log->core);
+    auto [it, fresh] = lane.try_emplace(key(e.access->task, e.access->generation), e);
+    if (!fresh && it->second.hi < e.hi) it->second = e;
+  }
+  // The first class of this set that races with e (starting at e.lo), or null.
+  const Entry *race_with(const Entry &e, size_t group, Space space) {
+    for (size_t i = 0; i < busy_.size();) {
+      const int k = busy_[i];
+      if (const Entry *found = race_in_lane(lanes_[k], k, e, group, space)) return found;
+      if (lanes_[k].empty()) {
+        busy_[i] = busy_.back();
+        busy_.pop_back();
+      } else {
+        ++i;
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  using Lane = std::map<uint64_t, Entry>;
+  static uint64_t key(int task, uint32_t generation) {
+    return static_cast<uint64_t>(task) << 32 | generation;
+  }
+  static int task_of(Lane::const_iterator it) { return static_cast<int>(it->first >> 32); }
+
+  // The first class from `it` on (towards the end, or the start) that still
+  // covers `lo`; the ones passed are dropped.
+  static Lane::iterator live(Lane &lane, Lane::iterator it, uintptr_t lo) {
+    while (it != lane.end() && it->second.hi <= lo) it = lane.erase(it);
+    return it;
+  }
+  static Lane::iterator live_from_back(Lane &lane, uintptr_t lo) {
+    while (!lane.empty() && std::prev(lane.end())->second.hi <= lo) lane.erase(std::prev(lane.end()));
+    return lane.empty() ? lane.end() : std::prev(lane.end());
+  }
+
+  static const Entry *race_in_lane(Lane &lane, int k, const Entry &e, size_t group, Space space) {
+    const SharedAccess &a = *e.access;
+    const size_t own = union_task(a, group);
+    // Classes of other UnionN tasks sort before and after those of e's.
+    const auto first = live(lane, lane.begin(), e.lo), last = live_from_back(lane, e.lo);
+    if (first == lane.end()) return nullptr;
+    if (space == Space::kGdram) {
+      if (union_task(*first->second.access, group) != own) return &first->second;
+      if (union_task(*last->second.access, group) != own) return &last->second;
+    }
+    if (k == e.log->core) return nullptr;  // its own task: program order
+    auto it = lane.lower_bound(key(static_cast<int>(own * group), 0));
+    it = live(lane, it, e.lo);
+    if (it == lane.end() || union_task(*it->second.access, group) != own) return nullptr;
+    const int task = task_of(it);
+    const size_t n = e.log->clock.size();
+    const uint32_t seen = e.log->history[a.clock * n + static_cast<size_t>(k)];
+    it = live(lane, lane.lower_bound(key(task, seen)), e.lo);
+    if (it == lane.end() || task_of(it) != task || ordered_before(e, it->second)) return nullptr;
+    return &it->second;
+  }
+
+  std::vector<Lane> lanes_;  // by core
+  std::vector<int> busy_;    // the cores with classes
+};
 
 std::string describe(const CoreContext &core, const SharedAccess &a) {
   return fmt::format("{} (task {}) {}{} (its instruction #{})", detail::core_name(core), a.task,
                      a.op, a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(),
                      a.seq);
 }
-
-// The accesses of one kind (plain reads, plain writes, atomics) that may still
-// meet later ones in the sweep. Expired entries are dropped before the set is
-// searched, or when it has doubled since the last drop (amortised linear).
-class ActiveSet {
- public:
-  void clear() { entries_.clear(), kept_ = 0; }
-  void add(const Entry &e, uintptr_t lo) {
-    if (entries_.size() > 2 * kept_ + 64) expire(lo);
-    entries_.push_back(e);
-  }
-  // The first entry of this set that races with e, or null.
-  const Entry *race_with(const Entry &e, size_t group, uintptr_t *lo, uintptr_t *hi) {
-    expire(e.lo);
-    for (const Entry &o : entries_)
-      if (conflict(o, e, group, lo, hi)) return &o;
-    return nullptr;
-  }
-
- private:
-  void expire(uintptr_t lo) {
-    std::erase_if(entries_, [lo](const Entry &e) { return e.hi <= lo; });
-    kept_ = entries_.size();
-  }
-  std::vector<Entry> entries_;
-  size_t kept_ = 0;
-};
 
 // "GDRAM allocation #2 +0x40 (of 4096 bytes)", "SRAM +0x40 of cluster 1".
 std::string describe_place(const CoreContext &core, Space space, uintptr_t p) {
@@ -194,7 +263,7 @@ std::string describe_place(const CoreContext &core, Space space, uintptr_t p) {
 
 // Why nothing orders the two accesses.
 std::string unordered_because(const Entry &first, const Entry &second, size_t group) {
-  if (!same_union_task(first, second, group))
+  if (union_task(*first.access, group) != union_task(*second.access, group))
     return group == 1 ? "with nothing ordering them: tasks of a BLOCK launch are never ordered, "
                         "not even when one runs after the other on the same core"
                       : "with nothing ordering them: different UnionN tasks are never ordered, "
@@ -218,10 +287,11 @@ std::string describe_race(const std::vector<CoreContext> &cores, const Entry &fi
 
 std::string RaceCheck::first_race() const {
   // Reused from launch to launch (launches are serialised), like the logs.
-  static std::vector<Entry> entries;
+  static std::vector<Walk> starts, resumed;  // every access by its start; those walked on
   static ActiveSet reads, writes, atomics;
-  entries.clear();
-  for (ActiveSet *set : {&reads, &writes, &atomics}) set->clear();
+  starts.clear();
+  resumed.clear();
+  for (ActiveSet *set : {&reads, &writes, &atomics}) set->clear(cores_.size());
   std::string incomplete;
   for (size_t i = 0; i < cores_.size(); ++i) {
     const SharedAccessLog &log = logs_[i];
@@ -231,24 +301,46 @@ std::string RaceCheck::first_race() const {
           "memory, and {} later ones were not checked",
           detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses, log.dropped);
     for (const SharedAccess &a : log.accesses)
-      entries.push_back(Entry{a.range.lo, a.range.hi(), &log, &a});
+      if (a.range.bytes > 0) starts.push_back(Walk{walked(a.range), 0, &log, &a});
   }
   if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", cores_[0].launch->kernel, incomplete);
   const size_t group = static_cast<size_t>(cores_[0].core_dim) * cores_[0].cluster_dim;
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry &a, const Entry &b) { return a.lo < b.lo; });
-  // Sweep by start address: an entry can meet only those still active. Reads
-  // race with writes and atomics, atomics with plain accesses, writes with all.
-  for (const Entry &e : entries) {
-    const bool atomic = e.access->atomic, write = e.access->write && !atomic;
+  std::sort(starts.begin(), starts.end(), [](const Walk &a, const Walk &b) { return later(b, a); });
+  // Sweep up through the address space, an access's segments up to where the
+  // next other access starts at a time. Reads race with writes and atomics,
+  // atomics with plain accesses, writes with all.
+  for (size_t next = 0; next < starts.size() || !resumed.empty();) {
+    const bool from_starts =
+        resumed.empty() || (next < starts.size() && later(resumed.front(), starts[next]));
+    Walk w = from_starts ? starts[next++] : resumed.front();
+    if (!from_starts) {
+      std::pop_heap(resumed.begin(), resumed.end(), later);
+      resumed.pop_back();
+    }
+    uintptr_t limit = UINTPTR_MAX;  // where the next other access starts
+    if (next < starts.size()) limit = starts[next].lo();
+    if (!resumed.empty()) limit = std::min(limit, resumed.front().lo());
+    const Segments &r = w.run;
+    size_t last = r.count - 1;  // the last segment taken now
+    if (r.count > 1 && limit < r.lo + last * r.stride)
+      last = std::max(w.next, (limit - r.lo) / r.stride);
+    const uintptr_t lo = w.lo(), last_lo = r.lo + last * r.stride;
+    const Entry e{lo, last_lo + r.bytes, w.log, w.access};
+    const SharedAccess &a = *w.access;
+    const bool atomic = a.atomic, write = a.write && !atomic;
     for (ActiveSet *set : {&writes, atomic ? nullptr : &atomics, write || atomic ? &reads : nullptr}) {
-      uintptr_t lo, hi;
-      const Entry *other = set != nullptr ? set->race_with(e, group, &lo, &hi) : nullptr;
+      const Entry *other = set != nullptr ? set->race_with(e, group, a.space) : nullptr;
       if (other == nullptr) continue;
-      const std::string race = describe_race(cores_, *other, e, group, lo, hi);
+      const std::string race =
+          describe_race(cores_, *other, e, group, lo, std::min(other->hi, lo + r.bytes));
       return incomplete.empty() ? race : race + " (" + incomplete + ")";
     }
-    (atomic ? atomics : write ? writes : reads).add(e, e.lo);
+    (atomic ? atomics : write ? writes : reads).add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
+    if (last + 1 < r.count) {
+      w.next = last + 1;
+      resumed.push_back(w);
+      std::push_heap(resumed.begin(), resumed.end(), later);
+    }
   }
   return "";
 }

@@ -80,6 +80,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
       for (int i : units_[next_unit_++]) {  // claim a cluster (or core) for this worker
         Core &k = cores_[i];
         k.fiber->reset([&core_main, &k] { core_main(*k.ctx); });
+        k.claimed = true;
         mine.push_back(&k);
       }
       continue;
@@ -89,11 +90,12 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
                                          [](Core *k) { return k->state == Core::kDone; });
       if (mine_done && (next_unit_ >= units_.size() || aborted())) {
         --alive_workers_;
-        if (alive_workers_ > 0 && idle_workers_ == alive_workers_) declare_deadlock();
+        if (alive_workers_ > 0 && stuck()) declare_deadlock();
         return;
       }
-      if (++idle_workers_ == alive_workers_)
-        declare_deadlock();  // nobody is running: the parked cores can never be released
+      ++idle_workers_;
+      if (stuck())
+        declare_deadlock();  // nobody can run: the parked cores can never be released
       else
         wake_.wait(lock);
       --idle_workers_;
@@ -110,6 +112,14 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     else
       on_parked(core);
   }
+}
+
+// Every worker waits and no claimed core is ready. (A barrier's release makes
+// cores ready and wakes their worker, which counts as waiting until it runs.)
+bool Scheduler::stuck() const {
+  return idle_workers_ == alive_workers_ &&
+         std::none_of(cores_.begin(), cores_.end(),
+                      [](const Core &k) { return k.claimed && k.state == Core::kReady; });
 }
 
 Scheduler::Core *Scheduler::next_ready(const std::vector<Core *> &mine) {

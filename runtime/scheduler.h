@@ -60,6 +60,7 @@ class Scheduler {
     CoreContext *ctx = nullptr;
     Fiber *fiber = nullptr;
     enum State { kReady, kParked, kDone } state = kReady;
+    bool claimed = false;  // a worker runs it
     Barrier *parked_at = nullptr;
     const char *parked_op = "";
     uint32_t passed[static_cast<size_t>(BarrierScope::kScopeCount)] = {};  // per scope
@@ -76,6 +77,7 @@ class Scheduler {
 
   void work(const std::function<void(CoreContext &)> &core_main);
   Core *next_ready(const std::vector<Core *> &mine);
+  bool stuck() const;
   void on_parked(Core &core);
   void on_finished(Core &core);
   void wake_with_fault(Barrier &b, const std::string &why);

@@ -4,7 +4,7 @@
 # everything is already there, so it also works offline on a prepared machine.
 set -euo pipefail
 packages=(cmake make g++ libspdlog-dev libfmt-dev googletest libgtest-dev
-          libgmock-dev libbenchmark-dev
+          libgmock-dev libbenchmark-dev libboost-context-dev
           # mlusim-mluops (docs/mluops.md): Ninja for its builds, Python for
           # mlu-ops' generators; mlu-ops' gtest needs protobuf (protoc and the
           # library), libxml2 (found through pkg-config), Eigen and OpenBLAS.

@@ -98,8 +98,11 @@ void fault_bounds(const CoreContext &c, const char *op, const char *operand, Spa
                        space_name(expected)));
 }
 
-void fault_too_many_steps(const CoreContext &c) {
-  if (c.step_limit.load() == 0) fault(c, watchdog_report());
+void fault_too_many_steps(const CoreContext &c, const char *op) {
+  // The report lists the cores running when the limit passed; this one may
+  // have been between two tasks then.
+  if (c.step_limit.load() == 0)
+    fault(c, fmt::format("{} (this core stopped at {})", watchdog_report(), op));
   fault(c, fmt::format("more than {} instructions, fences and barriers on one core in one launch: "
                        "the timing model keeps every one until the launch ends, and this many "
                        "would exhaust the host's memory (an endless loop of intrinsics?)",

@@ -29,15 +29,26 @@ const char *copy_label(bool async, mluMemcpyDirection_t dir) {
 
 namespace {
 
-void move_data(const Segments &dst, const Segments &src) {
+// Segments a copy moves between two looks at whether the watchdog stopped
+// its core: a copy of up to 2^31 segments (segnum is an int) is one
+// instruction, which would otherwise end only when its last segment has
+// moved (minutes under ASan, where the watchdog's signal may wait).
+constexpr size_t kSegmentsBetweenLooks = 4096;
+
+void move_data(const CoreContext &c, const char *op, const Segments &dst, const Segments &src) {
   auto *to = reinterpret_cast<std::byte *>(dst.lo);
   auto *from = reinterpret_cast<const std::byte *>(src.lo);
   if (dst.stride == dst.bytes && src.stride == src.bytes) {
     std::memmove(to, from, dst.bytes * dst.count);
     return;
   }
-  for (size_t i = 0; i < dst.count; ++i)
-    std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);
+  for (size_t first = 0; first < dst.count; first += kSegmentsBetweenLooks) {
+    if (first > 0 && c.step_limit.load(std::memory_order_relaxed) == 0) [[unlikely]]
+      fault_too_many_steps(c, op);
+    const size_t end = std::min(dst.count, first + kSegmentsBetweenLooks);
+    for (size_t i = first; i < end; ++i)
+      std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);
+  }
 }
 
 // The async copies of the pipes in `mask` land, in issue order. They leave the
@@ -54,7 +65,7 @@ void land_copies(CoreContext &c, unsigned mask) {
       *kept++ = *it;
   }
   c.pending.erase(kept, c.pending.end());
-  for (const PendingCopy &p : landing) move_data(p.dst, p.src);
+  for (const PendingCopy &p : landing) move_data(c, p.op, p.dst, p.src);
 }
 
 constexpr unsigned bit(Pipe p) { return 1u << p; }
@@ -118,7 +129,7 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   if (async)
     c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.issued});
   else
-    move_data(to, from);
+    move_data(c, label, to, from);
 }
 
 namespace {

@@ -46,10 +46,10 @@ struct Node {
 };
 
 // A pipe's instructions not yet retired, by sequence number: a ring that grows
-// when async copies pile up beyond its size.
+// when async copies pile up beyond its size (and takes its first room on its
+// first instruction: most pipes of most cores of a short launch hold none).
 class PipeRing {
  public:
-  PipeRing() : nodes_(32) {}
   uint64_t head() const { return head_; }  // oldest held
   uint64_t tail() const { return tail_; }  // next to issue
   bool holds(uint64_t seq) const { return seq >= head_ && seq < tail_; }
@@ -63,7 +63,7 @@ class PipeRing {
 
  private:
   void grow() {
-    std::vector<Node> bigger(nodes_.size() * 2);
+    std::vector<Node> bigger(nodes_.empty() ? 32 : nodes_.size() * 2);
     for (uint64_t s = head_; s < tail_; ++s) bigger[s & (bigger.size() - 1)] = at(s);
     nodes_.swap(bigger);
   }

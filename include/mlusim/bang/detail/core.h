@@ -181,8 +181,9 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // An operand that leaves the declared variable it starts in (runtime/onchip_layout.cpp).
 [[noreturn]] void fault_crossing(const CoreContext &c, const char *op, const char *operand,
                                  Space space, const void *p, size_t bytes);
-// A core at its step limit: too many steps, or stopped by the watchdog.
-[[noreturn]] void fault_too_many_steps(const CoreContext &c);
+// A core at its step limit at instruction `op`: too many steps, or stopped
+// by the watchdog.
+[[noreturn]] void fault_too_many_steps(const CoreContext &c, const char *op);
 // Doubles the room of one of the core's logs, marked as growing while it
 // reallocates; grow_steps for its steps.
 template <typename T>
@@ -292,7 +293,7 @@ inline void check_write(const CoreContext &c, const char *op, const void *p, siz
 // rather than exhaust the host's memory, and one the watchdog stops faults here.
 inline void record(CoreContext &c, const Step &step) {
   if (c.steps.size() >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
-    detail::fault_too_many_steps(c);
+    detail::fault_too_many_steps(c, step.op);
   if (c.steps.size() == c.steps.capacity()) [[unlikely]]
     detail::grow_steps(c);
   c.steps.push_back(step);
