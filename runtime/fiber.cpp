@@ -5,22 +5,6 @@
 
 #include <new>
 
-// Which sanitizers are on: GCC defines __SANITIZE_*__, Clang answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define MLUSIM_ASAN 1
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define MLUSIM_TSAN 1
-#endif
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define MLUSIM_ASAN 1
-#endif
-#if __has_feature(thread_sanitizer)
-#define MLUSIM_TSAN 1
-#endif
-#endif
-
 #ifdef MLUSIM_ASAN
 #include <sanitizer/asan_interface.h>
 #endif
@@ -76,6 +60,22 @@ Fiber::~Fiber() {
   munmap(stack_, mapped_bytes_);
 }
 
+#ifdef MLUSIM_TSAN
+void Fiber::reset(std::function<void()> body) {
+  body_ = std::move(body);
+  finished_ = false;
+  getcontext(&context_);
+  context_.uc_stack.ss_sp = static_cast<char *>(stack_) + guard_bytes_;
+  context_.uc_stack.ss_size = mapped_bytes_ - guard_bytes_;
+  context_.uc_link = nullptr;  // entry() never returns: it switches back itself
+  makecontext(&context_, &Fiber::entry, 0);
+}
+// Leaves the running side for the other, which returns from its own switch.
+#define MLUSIM_SWITCH_TO_RESUMER(self) swapcontext(&self->context_, &self->resumer_)
+#define MLUSIM_SWITCH_TO_FIBER(self) swapcontext(&self->resumer_, &self->context_)
+void Fiber::entry() {
+  Fiber *self = t_running;
+#else
 namespace fcontext = boost::context::detail;
 
 void Fiber::reset(std::function<void()> body) {
@@ -85,10 +85,13 @@ void Fiber::reset(std::function<void()> body) {
   context_ = fcontext::make_fcontext(static_cast<char *>(stack_) + mapped_bytes_,
                                      mapped_bytes_ - guard_bytes_, &Fiber::entry);
 }
-
+// Each side's jump returns where the other side was saved.
+#define MLUSIM_SWITCH_TO_RESUMER(self) (self->resumer_ = fcontext::jump_fcontext(self->resumer_, nullptr).fctx)
+#define MLUSIM_SWITCH_TO_FIBER(self) (self->context_ = fcontext::jump_fcontext(self->context_, nullptr).fctx)
 void Fiber::entry(fcontext::transfer_t from) {
   Fiber *self = t_running;
   self->resumer_ = from.fctx;
+#endif
   // First instructions on the new stack: ASan learns where the resumer's stack is.
   asan_finish_switch(nullptr, &self->resumer_stack_, &self->resumer_stack_bytes_);
   self->body_();  // the body catches everything: no exception leaves a fiber
@@ -96,7 +99,7 @@ void Fiber::entry(fcontext::transfer_t from) {
   // This stack is done: a null save slot lets ASan drop its fake frames.
   asan_start_switch(nullptr, self->resumer_stack_, self->resumer_stack_bytes_);
   tsan_switch_to(self->tsan_resumer_);
-  fcontext::jump_fcontext(self->resumer_, nullptr);
+  MLUSIM_SWITCH_TO_RESUMER(self);
   __builtin_unreachable();
 }
 
@@ -108,7 +111,7 @@ bool Fiber::resume() {
                     mapped_bytes_ - guard_bytes_);
   tsan_resumer_ = tsan_current();
   tsan_switch_to(tsan_fiber_);
-  context_ = fcontext::jump_fcontext(context_, nullptr).fctx;  // back when it parks or ends
+  MLUSIM_SWITCH_TO_FIBER(this);  // back when it parks or ends
   asan_finish_switch(fake_stack, nullptr, nullptr);
   t_running = previous;
   return finished_;
@@ -119,7 +122,7 @@ void Fiber::park() {
   void *fake_stack = nullptr;
   asan_start_switch(&fake_stack, self->resumer_stack_, self->resumer_stack_bytes_);
   tsan_switch_to(self->tsan_resumer_);
-  self->resumer_ = fcontext::jump_fcontext(self->resumer_, nullptr).fctx;
+  MLUSIM_SWITCH_TO_RESUMER(self);
   asan_finish_switch(fake_stack, &self->resumer_stack_, &self->resumer_stack_bytes_);
 }
 

@@ -17,7 +17,30 @@
 // fault unwinds one, and TSan keeps a separate shadow stack per simulated core.
 #pragma once
 
+// Which sanitizers are on: GCC defines __SANITIZE_*__, Clang answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define MLUSIM_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define MLUSIM_TSAN 1
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MLUSIM_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer)
+#define MLUSIM_TSAN 1
+#endif
+#endif
+
+#ifdef MLUSIM_TSAN
+// Under ThreadSanitizer a core's fault recovery (siglongjmp out of the SIGSEGV
+// handler, runtime/memory_fault.cpp) crashes the process after an fcontext
+// jump but not after swapcontext: TSan builds switch with ucontext.
+#include <ucontext.h>
+#else
 #include <boost/context/detail/fcontext.hpp>
+#endif
 
 #include <cstddef>
 #include <functional>
@@ -39,11 +62,16 @@ class Fiber {
   static void park();
 
  private:
+#ifdef MLUSIM_TSAN
+  [[noreturn]] static void entry();
+  ucontext_t context_{}, resumer_{};
+#else
   // A new fiber's first function; `from` names the resumer's saved context.
   [[noreturn]] static void entry(boost::context::detail::transfer_t from);
 
   // Where each side's registers lie while it is switched out.
   boost::context::detail::fcontext_t context_ = nullptr, resumer_ = nullptr;
+#endif
   void *stack_ = nullptr;
   size_t mapped_bytes_ = 0, guard_bytes_ = 0;
   std::function<void()> body_;
