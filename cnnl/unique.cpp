@@ -5,7 +5,10 @@
 // return_inverse, return_counts, dim): the distinct rows in ascending
 // lexicographic order, output_num of them; NaN elements compare unequal to
 // everything, so each row holding one is its own. Output rows past output_num
-// are left as they were.
+// are left as they were; the output and counts must have room for the distinct
+// rows (a launch that finds more than their allocations hold faults).
+#include <algorithm>
+
 #include "cnnl/host.h"
 #include "cnnl/unique_kernel.h"
 #include "runtime/queue.h"
@@ -34,12 +37,19 @@ cnnlStatus_t check_input(const char *api, const cnnlUniqueStruct &d, const Tenso
   return CNNL_STATUS_SUCCESS;
 }
 
-// An output of `dtype` (dense) with room for `elements`.
+// An output of `dtype` (dense) whose rows hold `cols` elements and, when
+// `rows` > 0, at least that many rows. The distinct rows' count is known only
+// on the device: outputs sized for them are written whole, and one too small
+// for the rows the device finds faults the launch where it overruns its
+// allocation.
 cnnlStatus_t check_output(const char *api, const char *name, const Tensor &t,
-                          cnnlDataType_t dtype, int64_t elements) {
-  CNNL_CHECK(api, t.dtype == dtype && t.elements() >= elements,
-             "{} is {}: {} with room for {} elements", name, cnnlsim::describe(t),
-             cnnlsim::dtype_name(dtype), elements);
+                          cnnlDataType_t dtype, int64_t cols, int64_t rows) {
+  CNNL_CHECK(api,
+             t.dtype == dtype && t.rank() >= 1 && t.elements() / std::max<int64_t>(t.dim(0), 1) == cols &&
+                 t.dim(0) >= rows,
+             "{} is {}: {} rows of {} element(s){}", name, cnnlsim::describe(t),
+             cnnlsim::dtype_name(dtype), cols,
+             rows > 0 ? fmt::format(", at least {} of them", rows) : std::string());
   CNNL_SUPPORTS(api, t.dense(), "{} {}: a dense tensor", name, cnnlsim::describe(t));
   return CNNL_STATUS_SUCCESS;
 }
@@ -100,15 +110,15 @@ cnnlStatus_t cnnlUnique_v2(cnnlHandle_t handle, const cnnlUniqueDescriptor_t uni
   plan.cols = in.rank() == 2 ? in.dim(1) : 1;
   plan.is_float = in.dtype == CNNL_DTYPE_FLOAT;
   plan.nram_bytes = cnnlsim::nram_bytes();
-  CNNL_RETURN_IF_ERROR(check_output(api, "output", out, in.dtype, in.elements()));
+  CNNL_RETURN_IF_ERROR(check_output(api, "output", out, in.dtype, plan.cols, 0));
   const Tensor none;
   if (d.return_inverse) {
     CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "indices_desc", indices_desc, inv));
-    CNNL_RETURN_IF_ERROR(check_output(api, "indices", inv, CNNL_DTYPE_INT32, plan.rows));
+    CNNL_RETURN_IF_ERROR(check_output(api, "indices", inv, CNNL_DTYPE_INT32, 1, plan.rows));
   }
   if (d.return_counts) {
     CNNL_RETURN_IF_ERROR(cnnlsim::required(api, "counts_desc", counts_desc, cnt));
-    CNNL_RETURN_IF_ERROR(check_output(api, "counts", cnt, CNNL_DTYPE_INT32, plan.rows));
+    CNNL_RETURN_IF_ERROR(check_output(api, "counts", cnt, CNNL_DTYPE_INT32, 1, 0));
   }
   CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(
       api, {{"input", &in, input}},

@@ -92,17 +92,39 @@ TEST(CnnlUnique, RefusesWhatItDoesNotSimulate) {
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlUnique_v2", "the rows (dim 0)",
                  cnnlUnique_v2(handle, columns, in_desc, d_in.get(), nullptr, 0, d_num.get(),
                                in_desc, d_out.get(), nullptr, nullptr, nullptr, nullptr));
-  UniqueDesc rows(0, false, false);
-  Desc small_out(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {2, 3});
-  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlUnique_v2", "room for 12 elements",
+  UniqueDesc rows(0, true, false);
+  Desc narrow_out(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {6, 2});
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlUnique_v2", "rows of 3 element(s)",
                  cnnlUnique_v2(handle, rows, in_desc, d_in.get(), nullptr, 0, d_num.get(),
-                               small_out, d_out.get(), nullptr, nullptr, nullptr, nullptr));
+                               narrow_out, d_out.get(), nullptr, nullptr, nullptr, nullptr));
+  Desc short_map(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {3});
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlUnique_v2", "at least 4 of them",
+                 cnnlUnique_v2(handle, rows, in_desc, d_in.get(), nullptr, 0, d_num.get(),
+                               in_desc, d_out.get(), short_map, d_out.get(), nullptr, nullptr));
   cnnlUniqueDescriptor_t never_set = nullptr;
   cnnlCreateUniqueDescriptor(&never_set);
   EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlUnique_v2", "never set",
                  cnnlUnique_v2(handle, never_set, in_desc, d_in.get(), nullptr, 0, d_num.get(),
                                in_desc, d_out.get(), nullptr, nullptr, nullptr, nullptr));
   cnnlDestroyUniqueDescriptor(never_set);
+}
+
+// The distinct rows' count shows only on the device: an output whose
+// allocation holds fewer rows faults the launch (mlu-ops' dynamic_point_to_voxel
+// forward case_0 sizes its outputs for the rows without the (-1, -1, -1) one).
+TEST(CnnlUnique, AnOutputTooSmallForTheDistinctRowsFaults) {
+  Handle handle;
+  const std::vector<int32_t> input = {1, 1, 2, 2, 3, 3, 1, 1};  // 4 rows, 3 distinct
+  UniqueDesc desc(0, false, true);
+  Desc in_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {4, 2});
+  Desc out_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {2, 2});
+  Desc counts_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {2});
+  DeviceBuffer<int32_t> d_in(input), d_out(4), d_counts(2), d_num(1);
+  EXPECT_EQ(cnnlUnique_v2(handle, desc, in_desc, d_in.get(), nullptr, 0, d_num.get(), out_desc,
+                          d_out.get(), nullptr, nullptr, counts_desc, d_counts.get()),
+            CNNL_STATUS_EXECUTION_FAILED);
+  EXPECT_NE(std::string(mlusimGetLastError()).find("NRAM2GDRAM"), std::string::npos)
+      << mlusimGetLastError();
 }
 
 }  // namespace
