@@ -34,7 +34,7 @@ expect 0 "$tool" test --build "$build"
 has "[ RUN      ] scale_forward/TestSuite.mluOp/0"
 has "mluops: 2 passed, 0 failed"
 has "[test_list]: found"
-has "[fill_ram]: random"
+has "[fill_ram]: OFF"
 has "[watchdog]: 600"
 [ "$(awk -F '\t' '$3 == "passed" && $4 > 0' "$build/mluops-test.tsv" | wc -l)" = 2 ] ||
   fail "mluops-test.tsv does not hold 2 passed cases with their hardware time"
