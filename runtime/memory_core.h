@@ -28,6 +28,13 @@ namespace mlusim {
 bool skip_on_memory_core(const CoreContext &c, const char *op, Space space, size_t off,
                          size_t bytes);
 
+// The memory core's barrier `op` of the compute cores alone (__sync_all_ipu,
+// __sync_all_ipu_within_cluster), which it does not take part in: it passes
+// without waiting, as a board's must (mlu-ops v1.5.2's nms_rotated calls
+// __sync_all_ipu_within_cluster on its memory cores and passes). It shares the
+// launch's one note with the skipped instructions.
+void pass_compute_barrier(const CoreContext &c, const char *op);
+
 // Whether a memory core's copy between `dst` and `src` runs: not when either
 // side is NRAM or WRAM.
 inline bool runs_on(const CoreContext &c, Space dst, Space src) {

@@ -264,8 +264,10 @@ void barrier(BarrierScope scope, const char *op) {
   CoreContext &c = this_core();
   if (!c.launch->is_union)
     fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
-  if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu)
-    fault(c, fmt::format("{} is for the compute cores; the memory core does not take part", op));
+  if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu) {
+    pass_compute_barrier(c, op);  // not a participant: it neither waits nor is waited for
+    return;
+  }
   fence(op, kAllPipes);
   c.launch->scheduler->barrier(c, scope, op);
 }
