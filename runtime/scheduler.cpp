@@ -80,7 +80,6 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
       for (int i : units_[next_unit_++]) {  // claim a cluster (or core) for this worker
         Core &k = cores_[i];
         k.fiber->reset([&core_main, &k] { core_main(*k.ctx); });
-        k.state = Core::kReady;
         mine.push_back(&k);
       }
       continue;
@@ -88,17 +87,12 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     if (ready == nullptr) {
       const bool mine_done = std::all_of(mine.begin(), mine.end(),
                                          [](Core *k) { return k->state == Core::kDone; });
-      // Every worker idle is a deadlock only when no core is ready: a worker
-      // woken by a barrier's release counts as idle until it holds the lock
-      // again, and its released cores are ready (a launch under host load
-      // once saw a deadlock that was none).
       if (mine_done && (next_unit_ >= units_.size() || aborted())) {
         --alive_workers_;
-        if (alive_workers_ > 0 && idle_workers_ == alive_workers_ && !any_core_ready())
-          declare_deadlock();
+        if (alive_workers_ > 0 && idle_workers_ == alive_workers_) declare_deadlock();
         return;
       }
-      if (++idle_workers_ == alive_workers_ && !any_core_ready())
+      if (++idle_workers_ == alive_workers_)
         declare_deadlock();  // nobody is running: the parked cores can never be released
       else
         wake_.wait(lock);
@@ -203,11 +197,6 @@ void Scheduler::wake_with_fault(Barrier &b, const std::string &why) {
   }
   b.waiting.clear();
   wake_.notify_all();
-}
-
-bool Scheduler::any_core_ready() const {
-  return std::any_of(cores_.begin(), cores_.end(),
-                     [](const Core &k) { return k.state == Core::kReady; });
 }
 
 void Scheduler::declare_deadlock() {

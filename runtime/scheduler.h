@@ -59,8 +59,7 @@ class Scheduler {
   struct Core {
     CoreContext *ctx = nullptr;
     Fiber *fiber = nullptr;
-    // kUnclaimed until a worker claims its unit; kReady while it runs or can.
-    enum State { kUnclaimed, kReady, kParked, kDone } state = kUnclaimed;
+    enum State { kReady, kParked, kDone } state = kReady;
     Barrier *parked_at = nullptr;
     const char *parked_op = "";
     uint32_t passed[static_cast<size_t>(BarrierScope::kScopeCount)] = {};  // per scope
@@ -80,7 +79,6 @@ class Scheduler {
   void on_parked(Core &core);
   void on_finished(Core &core);
   void wake_with_fault(Barrier &b, const std::string &why);
-  bool any_core_ready() const;
   void declare_deadlock();
   std::string who_waits(const Barrier &b) const;
   Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
