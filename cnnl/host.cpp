@@ -108,6 +108,9 @@ std::shared_ptr<cnnlRoiAlignStruct> find_roi_align(cnnlRoiAlignDescriptor_t desc
 std::shared_ptr<cnnlNmsStruct> find_nms(cnnlNmsDescriptor_t desc) {
   return registry<cnnlNmsStruct>().find(desc);
 }
+std::shared_ptr<cnnlUniqueStruct> find_unique(cnnlUniqueDescriptor_t desc) {
+  return registry<cnnlUniqueStruct>().find(desc);
+}
 
 template <typename T>
 T *create_object() {
@@ -122,11 +125,13 @@ template cnnlTensorStruct *create_object<cnnlTensorStruct>();
 template cnnlTransposeStruct *create_object<cnnlTransposeStruct>();
 template cnnlRoiAlignStruct *create_object<cnnlRoiAlignStruct>();
 template cnnlNmsStruct *create_object<cnnlNmsStruct>();
+template cnnlUniqueStruct *create_object<cnnlUniqueStruct>();
 template bool destroy_object<cnnlContext>(const void *);
 template bool destroy_object<cnnlTensorStruct>(const void *);
 template bool destroy_object<cnnlTransposeStruct>(const void *);
 template bool destroy_object<cnnlRoiAlignStruct>(const void *);
 template bool destroy_object<cnnlNmsStruct>(const void *);
+template bool destroy_object<cnnlUniqueStruct>(const void *);
 
 cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue) {
   const auto live = find_handle(handle);

@@ -90,6 +90,13 @@ struct cnnlNmsStruct {
   bool pad_to_max_output_size = false;
 };
 
+struct cnnlUniqueStruct {
+  bool set = false;
+  cnnlUniqueSort_t mode = CNNL_SORT_ASCEND;
+  int dim = 0;
+  bool return_inverse = false, return_counts = false;
+};
+
 namespace cnnlsim {
 
 using Tensor = cnnlTensorStruct;
@@ -128,6 +135,7 @@ std::shared_ptr<cnnlTensorStruct> find_tensor(cnnlTensorDescriptor_t desc);
 std::shared_ptr<cnnlTransposeStruct> find_transpose(cnnlTransposeDescriptor_t desc);
 std::shared_ptr<cnnlRoiAlignStruct> find_roi_align(cnnlRoiAlignDescriptor_t desc);
 std::shared_ptr<cnnlNmsStruct> find_nms(cnnlNmsDescriptor_t desc);
+std::shared_ptr<cnnlUniqueStruct> find_unique(cnnlUniqueDescriptor_t desc);
 
 // The queue of a live handle, itself live; else BAD_PARAM with a log line.
 cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue);

@@ -1,7 +1,7 @@
 // The CNNL calls mlu-ops v1.5.2 names that mlusim does not simulate (part 3
 // of include/cnnl.h): DCN, MatMul and quantized MatMul, BatchMatMulEx,
-// OpTensor, Transform, Pad, StridedSlice, Concat, AddN, GatherNd, ScatterNd,
-// Reduce, TopK, Unique. Each one, descriptor calls included, returns
+// OpTensor, Transform, Pad, StridedSlice, Concat, AddN, GatherNd, Reduce,
+// TopK. Each one, descriptor calls included, returns
 // CNNL_STATUS_NOT_SUPPORTED with a log line naming itself; it reads none of its
 // arguments and writes nothing.
 #include "cnnl/host.h"
@@ -210,12 +210,6 @@ cnnlStatus_t cnnlGatherNd(cnnlHandle_t, const cnnlTensorDescriptor_t, const void
                           void *) {
   return not_simulated("cnnlGatherNd");
 }
-cnnlStatus_t cnnlScatterNd_v2(cnnlHandle_t, cnnlScatterNdMode_t, const cnnlTensorDescriptor_t,
-                              const void *, const cnnlTensorDescriptor_t, const void *,
-                              const cnnlTensorDescriptor_t, const void *,
-                              const cnnlTensorDescriptor_t, void *) {
-  return not_simulated("cnnlScatterNd_v2");
-}
 cnnlStatus_t cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *) {
   return not_simulated("cnnlCreateReduceDescriptor");
 }
@@ -246,23 +240,4 @@ cnnlStatus_t cnnlTopKTensor_v3(cnnlHandle_t, const cnnlTensorDescriptor_t, const
                                bool, bool, bool, void *, size_t, const cnnlTensorDescriptor_t,
                                void *, const cnnlTensorDescriptor_t, void *) {
   return not_simulated("cnnlTopKTensor_v3");
-}
-cnnlStatus_t cnnlCreateUniqueDescriptor(cnnlUniqueDescriptor_t *) {
-  return not_simulated("cnnlCreateUniqueDescriptor");
-}
-cnnlStatus_t cnnlDestroyUniqueDescriptor(cnnlUniqueDescriptor_t) {
-  return not_simulated("cnnlDestroyUniqueDescriptor");
-}
-cnnlStatus_t cnnlSetUniqueDescriptor(cnnlUniqueDescriptor_t, cnnlUniqueSort_t, int, bool, bool) {
-  return not_simulated("cnnlSetUniqueDescriptor");
-}
-cnnlStatus_t cnnlGetUniqueWorkspaceSize(cnnlHandle_t, const cnnlUniqueDescriptor_t,
-                                        const cnnlTensorDescriptor_t, size_t *) {
-  return not_simulated("cnnlGetUniqueWorkspaceSize");
-}
-cnnlStatus_t cnnlUnique_v2(cnnlHandle_t, const cnnlUniqueDescriptor_t, const cnnlTensorDescriptor_t,
-                           const void *, void *, const size_t, int *, const cnnlTensorDescriptor_t,
-                           void *, const cnnlTensorDescriptor_t, void *,
-                           const cnnlTensorDescriptor_t, void *) {
-  return not_simulated("cnnlUnique_v2");
 }

@@ -8,7 +8,8 @@
  * (cnnl/, docs/cnnl.md). The header has three parts:
  *   1. types, the handle and tensor descriptors;
  *   2. the operators mlusim implements: cnnlFill_v3, cnnlCopy_v2,
- *      cnnlTranspose_v2, the SyncBatchNorm family, RoiAlign, RoiPooling, Nms;
+ *      cnnlTranspose_v2, the SyncBatchNorm family, RoiAlign, RoiPooling, Nms,
+ *      ScatterNd_v2, Unique_v2;
  *   3. the calls mlu-ops names but mlusim does not implement: declared so that
  *      mlu-ops compiles, each returns CNNL_STATUS_NOT_SUPPORTED with a log line
  *      naming itself.
@@ -374,14 +375,45 @@ cnnlStatus_t CNNL_WIN_API cnnlNms_v2(cnnlHandle_t handle, const cnnlNmsDescripto
                                      const cnnlTensorDescriptor_t output_desc, void *output,
                                      void *output_size);
 
+/* ScatterNd: TensorFlow's scatter_nd onto the input (or, input NULL, onto the
+ * output's own values); a tuple with an index out of range is skipped. The
+ * mode and sort names are CNNL's; mlu-ops passes them by name. */
+typedef enum CNNL_ENUM_INT { CNNL_SCATTERND_ADD = 0, CNNL_SCATTERND_UPDATE = 1 } cnnlScatterNdMode_t;
+cnnlStatus_t CNNL_WIN_API cnnlScatterNd_v2(cnnlHandle_t handle, cnnlScatterNdMode_t mode,
+                                           const cnnlTensorDescriptor_t indices_desc,
+                                           const void *indices,
+                                           const cnnlTensorDescriptor_t updates_desc,
+                                           const void *updates,
+                                           const cnnlTensorDescriptor_t input_desc,
+                                           const void *input,
+                                           const cnnlTensorDescriptor_t output_desc, void *output);
+
+/* Unique: the distinct elements (rows, for dim 0 of a 2-D input) in ascending
+ * order, with each input element's index among them and their counts. */
+typedef enum CNNL_ENUM_INT { CNNL_SORT_ASCEND = 0 } cnnlUniqueSort_t;
+typedef struct cnnlUniqueStruct *cnnlUniqueDescriptor_t;
+cnnlStatus_t CNNL_WIN_API cnnlCreateUniqueDescriptor(cnnlUniqueDescriptor_t *unique_desc);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyUniqueDescriptor(cnnlUniqueDescriptor_t unique_desc);
+cnnlStatus_t CNNL_WIN_API cnnlSetUniqueDescriptor(cnnlUniqueDescriptor_t unique_desc,
+                                                  cnnlUniqueSort_t mode, int dim,
+                                                  bool return_inverse, bool return_counts);
+cnnlStatus_t CNNL_WIN_API cnnlGetUniqueWorkspaceSize(cnnlHandle_t handle,
+                                                     const cnnlUniqueDescriptor_t unique_desc,
+                                                     const cnnlTensorDescriptor_t input_desc,
+                                                     size_t *workspace_size);
+cnnlStatus_t CNNL_WIN_API cnnlUnique_v2(
+    cnnlHandle_t handle, const cnnlUniqueDescriptor_t unique_desc,
+    const cnnlTensorDescriptor_t input_desc, const void *input, void *workspace,
+    const size_t workspace_size, int *output_num, const cnnlTensorDescriptor_t output_desc,
+    void *output, const cnnlTensorDescriptor_t indices_desc, void *inverse_indices,
+    const cnnlTensorDescriptor_t counts_desc, void *counts);
+
 /* ---- 3. Named by mlu-ops, not simulated: CNNL_STATUS_NOT_SUPPORTED ------ */
 
 typedef enum CNNL_ENUM_INT { CNNL_OP_TENSOR_ADD = 0, CNNL_OP_TENSOR_MUL = 1, CNNL_OP_TENSOR_SUB = 2 } cnnlOpTensorDesc_t;
 typedef enum CNNL_ENUM_INT { CNNL_REDUCE_ADD = 0 } cnnlReduceOp_t;
 typedef enum CNNL_ENUM_INT { CNNL_REDUCE_NO_INDICES = 0 } cnnlReduceIndices_t;
 typedef enum CNNL_ENUM_INT { CNNL_32BIT_INDICES = 0, CNNL_16BIT_INDICES = 1 } cnnlIndicesType_t;
-typedef enum CNNL_ENUM_INT { CNNL_SCATTERND_ADD = 0, CNNL_SCATTERND_UPDATE = 1 } cnnlScatterNdMode_t;
-typedef enum CNNL_ENUM_INT { CNNL_SORT_ASCEND = 0 } cnnlUniqueSort_t;
 typedef enum CNNL_ENUM_INT { CNNL_QUANTIZE_POSITION_SCALE = 0 } cnnlQuantizeMode_t;
 typedef enum CNNL_ENUM_INT { CNNL_MATMUL_FASTEST = 0 } cnnlMatMulPreference_t;
 typedef enum CNNL_ENUM_INT { CNNL_MATMUL_BYPASS_QUANTIZE = 0 } cnnlMatMulCastMode_t;
@@ -394,7 +426,6 @@ typedef enum CNNL_ENUM_INT {
 
 typedef struct cnnlOpTensorStruct *cnnlOpTensorDescriptor_t;
 typedef struct cnnlReduceStruct *cnnlReduceDescriptor_t;
-typedef struct cnnlUniqueStruct *cnnlUniqueDescriptor_t;
 typedef struct cnnlDCNStruct *cnnlDCNDescriptor_t;
 typedef struct cnnlMatMulStruct *cnnlMatMulDescriptor_t;
 typedef struct cnnlMatMulAlgoStruct *cnnlMatMulAlgo_t;
@@ -569,14 +600,6 @@ cnnlStatus_t CNNL_WIN_API cnnlGatherNd(cnnlHandle_t handle, const cnnlTensorDesc
                                        const cnnlTensorDescriptor_t indices_desc,
                                        const void *indices,
                                        const cnnlTensorDescriptor_t output_desc, void *output);
-cnnlStatus_t CNNL_WIN_API cnnlScatterNd_v2(cnnlHandle_t handle, cnnlScatterNdMode_t mode,
-                                           const cnnlTensorDescriptor_t indices_desc,
-                                           const void *indices,
-                                           const cnnlTensorDescriptor_t updates_desc,
-                                           const void *updates,
-                                           const cnnlTensorDescriptor_t input_desc,
-                                           const void *input,
-                                           const cnnlTensorDescriptor_t output_desc, void *output);
 cnnlStatus_t CNNL_WIN_API cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *reduce_desc);
 cnnlStatus_t CNNL_WIN_API cnnlDestroyReduceDescriptor(cnnlReduceDescriptor_t reduce_desc);
 cnnlStatus_t CNNL_WIN_API cnnlSetReduceDescriptor(cnnlReduceDescriptor_t reduce_desc, int axis[],
@@ -605,21 +628,6 @@ cnnlStatus_t CNNL_WIN_API cnnlTopKTensor_v3(
     int dim, bool largest, bool sorted, bool lower_index_first, void *workspace,
     size_t workspace_size, const cnnlTensorDescriptor_t output_desc, void *output,
     const cnnlTensorDescriptor_t index_desc, void *index);
-cnnlStatus_t CNNL_WIN_API cnnlCreateUniqueDescriptor(cnnlUniqueDescriptor_t *unique_desc);
-cnnlStatus_t CNNL_WIN_API cnnlDestroyUniqueDescriptor(cnnlUniqueDescriptor_t unique_desc);
-cnnlStatus_t CNNL_WIN_API cnnlSetUniqueDescriptor(cnnlUniqueDescriptor_t unique_desc,
-                                                  cnnlUniqueSort_t mode, int dim,
-                                                  bool return_inverse, bool return_counts);
-cnnlStatus_t CNNL_WIN_API cnnlGetUniqueWorkspaceSize(cnnlHandle_t handle,
-                                                     const cnnlUniqueDescriptor_t unique_desc,
-                                                     const cnnlTensorDescriptor_t input_desc,
-                                                     size_t *workspace_size);
-cnnlStatus_t CNNL_WIN_API cnnlUnique_v2(
-    cnnlHandle_t handle, const cnnlUniqueDescriptor_t unique_desc,
-    const cnnlTensorDescriptor_t input_desc, const void *input, void *workspace,
-    const size_t workspace_size, int *output_num, const cnnlTensorDescriptor_t output_desc,
-    void *output, const cnnlTensorDescriptor_t indices_desc, void *inverse_indices,
-    const cnnlTensorDescriptor_t counts_desc, void *counts);
 
 #if defined(__cplusplus)
 }

@@ -14,6 +14,7 @@
 #include "runtime/gdram_image.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
+#include "runtime/memory_core.h"
 #include "runtime/memory_fault.h"
 #include "runtime/onchip_layout.h"
 #include "runtime/onchip_memory.h"
@@ -272,16 +273,17 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     c.is_mpu = i >= p.threads;
     c.physical_cluster = c.is_mpu ? i - p.threads : i / cpc;
     c.core_in_cluster = c.is_mpu ? cpc : i % cpc;
-    if (!c.is_mpu) {  // a memory core has no NRAM or WRAM
-      c.nram = mem.nram(i);
-      c.nram_capacity = nram_usable(p.spec);
-      c.wram = mem.wram(i);
-      c.wram_capacity = p.spec.wram_bytes;
-    }
+    // A memory core has no NRAM or WRAM: a scratch stands for them, and with
+    // no declared variables of its own there every operand in it takes the
+    // slow path, which skips the instruction (runtime/memory_core.h).
+    c.nram = c.is_mpu ? mem.memory_core_scratch(Space::kNram, c.physical_cluster) : mem.nram(i);
+    c.nram_capacity = nram_usable(p.spec);
+    c.wram = c.is_mpu ? mem.memory_core_scratch(Space::kWram, c.physical_cluster) : mem.wram(i);
+    c.wram_capacity = p.spec.wram_bytes;
     c.sram = mem.sram(c.physical_cluster);
     c.sram_capacity = sram_usable(p.spec);
     for (Space s : {Space::kNram, Space::kSram, Space::kWram})
-      if (onchip_base(c, s) != nullptr) c.declared[static_cast<int>(s)] = layout.ends(s);
+      if (!c.is_mpu || s == Space::kSram) c.declared[static_cast<int>(s)] = layout.ends(s);
   }
 }
 
@@ -425,6 +427,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
+  drop_skipped_steps(cores);  // a memory core's NRAM and WRAM instructions take no time
   const LaunchTiming timing = time_launch(steps_of(name, cores), spec);
   const mlusimReport_t report = make_report(name, spec, cores, timing);
   trace::collect(name, spec, report, q->now_us, cores, timing.cores);

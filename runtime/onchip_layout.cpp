@@ -85,8 +85,7 @@ std::byte *OnchipLayout::place(CoreContext &c, bang::OnchipSite &site, size_t by
     detail::fault(c, fmt::format("'{}' ({}) has {} bytes in this launch; a use asks for {}",
                                  site.name, site.where, site.bytes, bytes));
   if (site.space == Space::kLdram) c.ldram = ldram_of(c.physical_core);
-  std::byte *base = bang::space_base(c, site.space);
-  return (base != nullptr ? base : onchip_absent(site.space)) + site.offset;
+  return bang::space_base(c, site.space) + site.offset;
 }
 
 void OnchipLayout::add(CoreContext &c, Space space, bang::OnchipSite &site, size_t bytes,

@@ -55,16 +55,17 @@ std::atomic<int> g_fill_byte = [] {
   return 0xFF;
 }();
 
-// One core's NRAM or WRAM, or one cluster's SRAM.
+// One core's NRAM or WRAM, or one cluster's SRAM, or the scratch that stands
+// for a memory core's NRAM or WRAM (it has neither: docs/bang_c.md).
 struct Block {
   Space space = Space::kNram;
-  int index = 0;      // core, or cluster for SRAM
+  int index = 0;      // core, or cluster for SRAM and a memory core's scratch
   size_t usable = 0;  // what kernels may declare
   size_t physical = 0;
   std::byte *base = nullptr;
   size_t open = 0;                       // accessible bytes from base, whole pages
   std::atomic<size_t> high_water{0};     // declared by the current launch
-  bool absent = false;  // where a memory core's NRAM or WRAM variables lie: nothing
+  bool memory_core = false;  // a memory core's scratch: starts each launch zeroed
 };
 
 class Arena {
@@ -84,8 +85,13 @@ class Arena {
                                                                             : 2 * cores + index;
     return *blocks_[slot];
   }
-  Block &absent(Space space) {
-    return *blocks_[blocks_.size() - (space == Space::kNram ? 2 : 1)];
+  Block &memory_core_block(Space space, int cluster) {
+    const size_t first = 2 * static_cast<size_t>(core_count(spec_)) + spec_.clusters;
+    return *blocks_[first + 2 * static_cast<size_t>(cluster) + (space == Space::kWram ? 1 : 0)];
+  }
+  Block &block_of(const CoreContext &c, Space space) {
+    if (space == Space::kSram) return block(space, c.physical_cluster);
+    return c.is_mpu ? memory_core_block(space, c.physical_cluster) : block(space, c.physical_core);
   }
   bool describe(uintptr_t addr, std::string *what) const;
 
@@ -107,9 +113,9 @@ void Arena::map(const DeviceSpec &s) {
   blocks_.clear();
   spec_ = s;
   const int cores = core_count(s);
-  // After the cores' NRAM, WRAM and the clusters' SRAM: one slot for the NRAM
-  // and one for the WRAM a memory core does not have, never opened.
-  const size_t slots = 2 * static_cast<size_t>(cores) + s.clusters + 2;
+  // After the cores' NRAM, WRAM and the clusters' SRAM: each cluster's memory
+  // core's NRAM and WRAM scratch.
+  const size_t slots = 2 * static_cast<size_t>(cores) + 3 * static_cast<size_t>(s.clusters);
   map_bytes_ = slots * kSlotBytes;
   void *p = mmap(nullptr, map_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
                  0);
@@ -126,8 +132,12 @@ void Arena::map(const DeviceSpec &s) {
       b->space = Space::kSram, b->index = n - 2 * cores, b->usable = sram_usable(s);
       b->physical = s.sram_bytes;
     } else {
-      b->space = n == 2 * cores + s.clusters ? Space::kNram : Space::kWram;
-      b->absent = true;
+      const int k = n - 2 * cores - s.clusters;
+      b->space = k % 2 == 0 ? Space::kNram : Space::kWram;
+      b->index = k / 2;
+      b->usable = b->space == Space::kNram ? nram_usable(s) : s.wram_bytes;
+      b->physical = b->space == Space::kNram ? s.nram_bytes : s.wram_bytes;
+      b->memory_core = true;
     }
     b->base = map_ + i * kSlotBytes + kLeadBytes;
     blocks_.push_back(std::move(b));
@@ -138,13 +148,19 @@ void Arena::map(const DeviceSpec &s) {
 // index past a buffer (a bug) can reach. Refilling what the previous launch
 // declared keeps everything else at the pattern too. Pages are never closed
 // again: on this VM an mprotect round trip per core cost more than the fill.
+// A memory core's scratch is zeroed instead: no copy brings data into it, and
+// the scalar code of a kernel without an __is_mpu() guard computes offsets
+// from what it reads there (docs/bang_c.md).
 void Arena::begin_launch() {
   const int byte = g_fill_byte.load();
   for (auto &bp : blocks_) {
     Block &b = *bp;
     const size_t written = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
     asan::unpoison(b.base, written);
-    if (byte >= 0) std::memset(b.base, byte, written);
+    if (b.memory_core)
+      std::memset(b.base, 0, written);
+    else if (byte >= 0)
+      std::memset(b.base, byte, written);
     b.high_water = 0;
   }
 }
@@ -155,7 +171,7 @@ void Arena::open_to(Block &b, size_t end) {
   if (mprotect(b.base + b.open, target - b.open, PROT_READ | PROT_WRITE) != 0)
     throw std::bad_alloc();
   asan::unpoison(b.base + b.open, target - b.open);
-  const int byte = g_fill_byte.load();
+  const int byte = b.memory_core ? 0 : g_fill_byte.load();
   if (byte >= 0) std::memset(b.base + b.open, byte, target - b.open);
   b.open = target;
 }
@@ -169,6 +185,8 @@ void Arena::declared(Block &b, size_t end) {
 
 std::string Arena::name(const Block &b) const {
   if (b.space == Space::kSram) return fmt::format("cluster {}'s SRAM", b.index);
+  if (b.memory_core)
+    return fmt::format("cluster {} memory core's {} scratch", b.index, space_name(b.space));
   return fmt::format("cluster {} core {}'s {}", b.index / spec_.cores_per_cluster,
                      b.index % spec_.cores_per_cluster, space_name(b.space));
 }
@@ -178,12 +196,7 @@ bool Arena::describe(uintptr_t addr, std::string *what) const {
   if (map_ == nullptr || addr < lo || addr >= lo + map_bytes_) return false;
   const Block &b = *blocks_[(addr - lo) / kSlotBytes];
   const auto base = reinterpret_cast<uintptr_t>(b.base);
-  if (b.absent) {
-    *what = fmt::format("a memory core's {} +{:#x}: memory cores have no {} (guide 3.3.2); start "
-                        "the kernel with `if (__is_mpu()) return;` as mlu-ops kernels do, or "
-                        "guard this code with __is_ipu()",
-                        space_name(b.space), addr - base, space_name(b.space));
-  } else if (addr < base) {
+  if (addr < base) {
     *what = fmt::format("{} bytes before the start of {}", base - addr, name(b));
   } else if (const size_t off = addr - base; off < b.open) {
     *what = fmt::format("{} +{:#x}", name(b), off);
@@ -230,7 +243,9 @@ std::byte *OnchipMemory::wram(int core) const { return g_arena.block(Space::kWra
 std::byte *OnchipMemory::sram(int cluster) const {
   return g_arena.block(Space::kSram, cluster).base;
 }
-std::byte *onchip_absent(Space space) { return g_arena.absent(space).base; }
+std::byte *OnchipMemory::memory_core_scratch(Space space, int cluster) const {
+  return g_arena.memory_core_block(space, cluster).base;
+}
 
 size_t onchip_place(size_t declared, size_t bytes, size_t capacity) {
   const size_t start = round_up(declared, kDeclareAlign);
@@ -240,7 +255,7 @@ size_t onchip_place(size_t declared, size_t bytes, size_t capacity) {
 }
 
 void onchip_declared(const CoreContext &c, Space space, size_t start, size_t bytes) {
-  Block &b = g_arena.block(space, space == Space::kSram ? c.physical_cluster : c.physical_core);
+  Block &b = g_arena.block_of(c, space);
   g_arena.declared(b, start + bytes);
   asan::unpoison(b.base + start, bytes);
   if (b.open > start + bytes) asan::poison(b.base + start + bytes, b.open - start - bytes);

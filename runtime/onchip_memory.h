@@ -38,12 +38,11 @@ class OnchipMemory {
   std::byte *nram(int core) const;
   std::byte *wram(int core) const;
   std::byte *sram(int cluster) const;
+  // What stands for the NRAM or WRAM a cluster's memory core does not have: a
+  // scratch of the same size, zeroed before every launch, that only the
+  // memory core's own skipped instructions and scalar code touch (docs/bang_c.md).
+  std::byte *memory_core_scratch(Space space, int cluster) const;
 };
-
-// Where a memory core's NRAM or WRAM variables lie (it has neither): address
-// space no access reaches, which onchip_describe names, so that kernel code
-// indexing them faults with a report instead of computing on a null pointer.
-std::byte *onchip_absent(Space space);
 
 // Where a kernel's next on-chip buffer of `bytes` starts after `declared`
 // bytes of declarations, in a space of `capacity` usable bytes.

@@ -69,6 +69,27 @@ Problem device_values(Problem p) {
 inline constexpr Shape kNetworkCases[] = {{2, 7, 10, 256, 10}, {2, 25, 38, 256, 10},
                                           {2, 7, 10, 128, 10}};
 
+// mlu-ops v1.5.2's in-tree gtest case (zoo/border_align_backward): grad_output
+// [1, 70, 4, 129] float (a 10 x 7 map), pool_size 10, with what its random data
+// draws: boxes' coordinates in [0, 1] pixels, argmax 0 or 1, grad_output in
+// [0, 1000). The values are ours.
+inline constexpr Shape kMluOpsCase{1, 10, 7, 129, 10};
+
+inline Problem mluops_problem(uint32_t seed) {
+  const Shape &s = kMluOpsCase;
+  Random rng(seed);
+  Problem p{s, rng.floats(grad_output_count(s), 0.0f, 1000.0f), {}, {}};
+  for (int b = 0; b < s.N * s.K(); ++b) {
+    float x0 = rng.uniform(0, 1), x1 = rng.uniform(0, 1), y0 = rng.uniform(0, 1),
+          y1 = rng.uniform(0, 1);
+    p.boxes.insert(p.boxes.end(), {std::min(x0, x1), std::min(y0, y1), std::max(x0, x1),
+                                   std::max(y0, y1)});
+  }
+  const std::vector<int> idx = rng.ints(grad_output_count(s), 0, 1);
+  p.argmax_idx.assign(idx.begin(), idx.end());
+  return p;
+}
+
 inline std::string name(const Shape &s) {
   return "[" + std::to_string(s.N) + "," + std::to_string(s.K()) + ",4," + std::to_string(s.C) +
          "] pool " + std::to_string(s.pool_size);

@@ -134,6 +134,22 @@ inline Problem network_problem(const NetworkCase &c, mluOpDataType_t dtype, uint
   return p;
 }
 
+// mlu-ops v1.5.2's in-tree gtest case (zoo/deform_roi_pool_forward/case0):
+// input [2, 256, 200, 304] NHWC float uniform in [0, 10), its one roi
+// (0, 0, 0, 2, 2), offsets uniform in [-1, 1), 7 x 7, sampling_ratio 2,
+// spatial_scale 1, gamma 1. The input and offset values are ours.
+inline Problem mluops_problem(uint32_t seed) {
+  Problem p;
+  p.batches = 2, p.height = 256, p.width = 200, p.channels = 304;
+  p.num_rois = 1, p.pooled_height = 7, p.pooled_width = 7;
+  p.spatial_scale = 1, p.sampling_ratio = 2, p.gamma = 1, p.with_offset = true;
+  Random rng(seed);
+  p.input = rng.floats(p.input_count(), 0.0f, 10.0f);
+  p.rois = {0, 0, 0, 2, 2};
+  p.offset = rng.floats(p.offset_count(), -1.0f, 1.0f);
+  return p;
+}
+
 // The accuracy bar: diff1 and diff2 within 1e-5 (float) or 3e-3 (half).
 inline double threshold(mluOpDataType_t dtype) { return dtype == MLUOP_DTYPE_HALF ? 3e-3 : 1e-5; }
 

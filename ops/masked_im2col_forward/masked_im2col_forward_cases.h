@@ -79,6 +79,24 @@ inline Problem network_problem(const NetworkCase &c, uint32_t seed) {
   return p;
 }
 
+// mlu-ops v1.5.2's in-tree gtest cases (zoo/masked_im2col_forward): feature
+// [1, 8, 8, 8], its ten mask positions (some off the map), kernel 4 x 4 (case_0
+// float, case_2 half) or 14 x 14 (case_1), pad 1. The feature is ours, uniform
+// in [1, 10) as the cases' random data.
+struct MluOpsCase {
+  int kernel;
+  bool half;
+};
+inline constexpr MluOpsCase kMluOpsCases[] = {{4, false}, {14, false}, {4, true}};
+
+inline Problem mluops_problem(const MluOpsCase &c, uint32_t seed) {
+  Problem p{8, 8, 8, c.kernel, c.kernel, 1, 1,
+            {-4, -1, -1, -1, 3, 3, 2, 7, 7, 7}, {-4, -1, 1, 7, -1, 3, 7, -1, 4, 7}, {}};
+  Random rng(seed);
+  p.feature = random_feature(p, rng, 1, 10);
+  return p;
+}
+
 inline std::string name(const NetworkCase &c) {
   return "[1," + std::to_string(c.channels) + "," + std::to_string(c.height) + "," +
          std::to_string(c.width) + "] " + std::to_string(c.mask_cnt) + "m k" +

@@ -73,6 +73,17 @@ inline constexpr NetworkCase kNetworkCases[] = {
     {"case9", {16, 128, 512, 256}},   {"case10", {16, 512, 2048, 128}},
 };
 
+// mlu-ops v1.5.2's in-tree gtest cases (zoo/three_interpolate_backward):
+// case_1 half [16, 128, 32] -> M 16, case_2 float [13, 128, 64] -> M 17, with
+// indices over every one of the M features as theirs are. The values are ours.
+struct MluOpsCase {
+  const char *name;
+  Shape shape;
+  bool half;
+};
+inline constexpr MluOpsCase kMluOpsCases[] = {{"mluops_case_1", {16, 128, 32, 16}, true},
+                                              {"mluops_case_2", {13, 128, 64, 17}, false}};
+
 // The demo's case, network case 9: the gradient of a PointNet++ feature
 // propagation layer (batch 16, 128 channels, 256 points interpolated up to 512).
 inline constexpr const NetworkCase &kPointNetFeaturePropagation = kNetworkCases[8];

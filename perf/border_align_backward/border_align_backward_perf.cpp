@@ -1,6 +1,7 @@
-// border_align_backward on the design doc's network cases (3.7): simulated
-// device time and efficiencies on the default device, and the host cost of the
-// simulation beside the plain OpenMP version on the same data.
+// border_align_backward on the design doc's network cases (3.7) and mlu-ops'
+// in-tree case: simulated device time and efficiencies on the default device,
+// and the host cost of the simulation beside the plain OpenMP version on the
+// same data.
 #include <benchmark/benchmark.h>
 
 #include "harness/border_align_backward.h"
@@ -13,10 +14,7 @@ namespace mluop::border_align_backward {
 namespace {
 
 template <typename T>
-void BM_BorderAlignBackward(benchmark::State &state) {
-  const cases::Shape &s = cases::kNetworkCases[state.range(0)];
-  const cases::Problem p =
-      cases::device_values<T>(cases::random_problem(s, 2024 + state.range(0)));
+void run_case(benchmark::State &state, const cases::Shape &s, const cases::Problem &p) {
   mlusim::harness::Handle handle;
   harness::DeviceProblem<T> device(p);
   double sim_ms = 0;
@@ -37,11 +35,23 @@ void BM_BorderAlignBackward(benchmark::State &state) {
   state.SetLabel("grad_output " + cases::name(s));
 }
 
+template <typename T>
+void BM_BorderAlignBackward(benchmark::State &state) {
+  const cases::Shape &s = cases::kNetworkCases[state.range(0)];
+  run_case<T>(state, s, cases::device_values<T>(cases::random_problem(s, 2024 + state.range(0))));
+}
+
+// mlu-ops' in-tree case (docs/ops/border_align_backward.md).
+void BM_MluOpsCase(benchmark::State &state) {
+  run_case<float>(state, cases::kMluOpsCase, cases::mluops_problem(2024));
+}
+
 constexpr int kLastCase = static_cast<int>(std::size(cases::kNetworkCases)) - 1;
 BENCHMARK(BM_BorderAlignBackward<float>)->DenseRange(0, kLastCase)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BorderAlignBackward<_Float16>)
     ->DenseRange(0, kLastCase)
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MluOpsCase)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace mluop::border_align_backward

@@ -1,7 +1,8 @@
 // Benchmarks of deform_roi_pool_forward on the design doc's network cases, in
-// float and half. Each row reports the ping-pong kernel (the API's): simulated
-// device time, IO and compute efficiency, host wall time of the simulated call
-// next to the plain OpenMP implementation; and the serial variant's device time.
+// float and half, and on mlu-ops' in-tree case. Each row reports the ping-pong
+// kernel (the API's): simulated device time, IO and compute efficiency, host
+// wall time of the simulated call next to the plain OpenMP implementation; and
+// the serial variant's device time.
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -28,9 +29,7 @@ const Problem &problem(int index, mluOpDataType_t dtype) {
 }
 
 template <typename T>
-void BM_DeformRoiPoolForward(benchmark::State &state, int index) {
-  const mluOpDataType_t dtype = std::is_same_v<T, float> ? MLUOP_DTYPE_FLOAT : MLUOP_DTYPE_HALF;
-  const Problem &p = problem(index, dtype);
+void BM_DeformRoiPoolForward(benchmark::State &state, const Problem &p) {
   harness::DeviceProblem<T> device(p);
   mlusim::harness::Handle handle;
 
@@ -68,14 +67,28 @@ const bool registered = [] {
   for (int i = 0; i < static_cast<int>(std::size(cases::kNetworkCases)); ++i) {
     const std::string name = cases::kNetworkCases[i].name;
     benchmark::RegisterBenchmark(("deform_roi_pool_forward/float/" + name).c_str(),
-                                 BM_DeformRoiPoolForward<float>, i)
+                                 [i](benchmark::State &state) {
+                                   BM_DeformRoiPoolForward<float>(state,
+                                                                  problem(i, MLUOP_DTYPE_FLOAT));
+                                 })
         ->Unit(benchmark::kMillisecond)
         ->Iterations(i == 0 ? 1 : 10);
     benchmark::RegisterBenchmark(("deform_roi_pool_forward/half/" + name).c_str(),
-                                 BM_DeformRoiPoolForward<_Float16>, i)
+                                 [i](benchmark::State &state) {
+                                   BM_DeformRoiPoolForward<_Float16>(state,
+                                                                     problem(i, MLUOP_DTYPE_HALF));
+                                 })
         ->Unit(benchmark::kMillisecond)
         ->Iterations(i == 0 ? 1 : 10);
   }
+  // mlu-ops' in-tree case (docs/ops/deform_roi_pool_forward.md).
+  benchmark::RegisterBenchmark("deform_roi_pool_forward/float/mluops_case0",
+                               [](benchmark::State &state) {
+                                 static const Problem p = cases::mluops_problem(233);
+                                 BM_DeformRoiPoolForward<float>(state, p);
+                               })
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(3);
   return true;
 }();
 

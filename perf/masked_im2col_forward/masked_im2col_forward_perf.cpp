@@ -31,9 +31,8 @@ double window_bytes(const cases::Problem &p, size_t elem_bytes) {
 }
 
 template <typename T>
-void BM_MaskedIm2colForward(benchmark::State &state, cases::NetworkCase c) {
+void BM_MaskedIm2colForward(benchmark::State &state, const cases::Problem &p) {
   mlusim::harness::Handle handle;
-  const cases::Problem p = cases::network_problem(c, 42);
   harness::DeviceProblem<T> device(handle, p);
   auto run = [&] { return device.run(handle); };
 
@@ -78,10 +77,18 @@ void BM_MaskedIm2colForward(benchmark::State &state, cases::NetworkCase c) {
 }
 
 void BM_Float(benchmark::State &state, cases::NetworkCase c) {
-  BM_MaskedIm2colForward<float>(state, c);
+  BM_MaskedIm2colForward<float>(state, cases::network_problem(c, 42));
 }
 void BM_Half(benchmark::State &state, cases::NetworkCase c) {
-  BM_MaskedIm2colForward<_Float16>(state, c);
+  BM_MaskedIm2colForward<_Float16>(state, cases::network_problem(c, 42));
+}
+// mlu-ops' in-tree cases, in their own dtype (docs/ops/masked_im2col_forward.md).
+void BM_MluOps(benchmark::State &state, cases::MluOpsCase c) {
+  const cases::Problem p = cases::mluops_problem(c, 23);
+  if (c.half)
+    BM_MaskedIm2colForward<_Float16>(state, p);
+  else
+    BM_MaskedIm2colForward<float>(state, p);
 }
 
 using cases::kDocKernel1, cases::kDocKernel3, cases::kLargeMap;
@@ -91,6 +98,9 @@ BENCHMARK_CAPTURE(BM_Float, doc_256x20x20_200m_k1, kDocKernel1)->Unit(benchmark:
 BENCHMARK_CAPTURE(BM_Half, doc_256x20x20_200m_k1, kDocKernel1)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Float, map_256x100x152_4000m_k3, kLargeMap)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Half, map_256x100x152_4000m_k3, kLargeMap)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MluOps, mluops_case_0_float_k4, cases::kMluOpsCases[0]);
+BENCHMARK_CAPTURE(BM_MluOps, mluops_case_1_float_k14, cases::kMluOpsCases[1]);
+BENCHMARK_CAPTURE(BM_MluOps, mluops_case_2_half_k4, cases::kMluOpsCases[2]);
 
 }  // namespace
 }  // namespace mluop::masked_im2col_forward

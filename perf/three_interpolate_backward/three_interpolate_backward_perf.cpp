@@ -72,19 +72,28 @@ void run_case(benchmark::State &state, const Shape &k) {
                  std::to_string(t.m) + " tasks=" + std::to_string(task_count(k, t)));
 }
 
+template <typename T>
+void register_case(const std::string &name, const Shape &k) {
+  benchmark::RegisterBenchmark(name.c_str(), [k](benchmark::State &s) { run_case<T>(s, k); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 void register_cases() {
+  // mlu-ops' in-tree cases, in their own dtype (docs/ops/three_interpolate_backward.md).
+  for (const cases::MluOpsCase &c : cases::kMluOpsCases) {
+    if (c.half)
+      register_case<_Float16>(c.name, c.shape);
+    else
+      register_case<float>(c.name, c.shape);
+  }
   for (const cases::NetworkCase &c : cases::kNetworkCases) {
-    const Shape k = c.shape;
-    const std::string shape = "/[" + std::to_string(k.b) + "," + std::to_string(k.c) + "," +
-                              std::to_string(k.n) + "]->M" + std::to_string(k.m);
-    benchmark::RegisterBenchmark((std::string(c.name) + shape + "/float").c_str(),
-                                 [k](benchmark::State &s) { run_case<float>(s, k); })
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark((std::string(c.name) + shape + "/half").c_str(),
-                                 [k](benchmark::State &s) { run_case<_Float16>(s, k); })
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
+    const Shape &k = c.shape;
+    const std::string name = std::string(c.name) + "/[" + std::to_string(k.b) + "," +
+                             std::to_string(k.c) + "," + std::to_string(k.n) + "]->M" +
+                             std::to_string(k.m);
+    register_case<float>(name + "/float", k);
+    register_case<_Float16>(name + "/half", k);
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/memory_core.h"
 #include "runtime/onchip_layout.h"
 #include "runtime/segments.h"
 #include "runtime/watchdog.h"
@@ -75,12 +76,6 @@ std::string where(const CoreContext &c, const void *p, Space *space_out) {
 
 void fault_bounds(const CoreContext &c, const char *op, const char *operand, Space expected,
                   const void *p, size_t bytes) {
-  if (c.is_mpu && (expected == Space::kNram || expected == Space::kWram))
-    fault(c, fmt::format("{}: {} must be in {}, which a memory core does not have (a UNION "
-                         "launch runs the kernel on each cluster's memory core too: start it "
-                         "with `if (__is_mpu()) return;` as mlu-ops kernels do, or guard this "
-                         "code with `if (__is_ipu())`)",
-                         op, operand, space_name(expected)));
   Space actual;
   std::string at = where(c, p, &actual);
   if (actual == expected && expected != Space::kGdram) {
@@ -114,6 +109,7 @@ void grow_steps(CoreContext &c) { grow_log(c, c.steps); }
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
   const uintptr_t off = offset_in(c, space, p);
+  if (c.is_mpu && space != Space::kSram && skip_on_memory_core(c, op, space, off, bytes)) return;
   const bool in_space = onchip_base(c, space) != nullptr && off <= capacity_of(c, space);
   if (in_space && bytes == 0) return;  // an empty operand touches nothing
   if (in_space && off + bytes <= c.launch->layout->used(space))

@@ -8,6 +8,8 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/memory.h"
+#include "mlusim/bang/memory_forms.h"
+#include "runtime/memory_core.h"
 #include "runtime/scheduler.h"
 #include "runtime/segments.h"
 
@@ -114,6 +116,7 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   const char *label = copy_label(async, dir);
   require_space(c, label, "dst", d.dst, dst, to.hi() - to.lo);
   require_space(c, label, "src", d.src, src, from.hi() - from.lo);
+  if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
   // A synchronous copy waits for the async copies queued before it on its pipe.
   if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
   if (!c.pending.empty()) {
@@ -132,10 +135,59 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
     move_data(c, label, to, from);
 }
 
+void gather(const char *op, void *dst, const void *src, const unsigned int *offsets,
+            unsigned int size, mluMemcpyDirection_t dir, unsigned int dst_stride,
+            unsigned int count) {
+  CoreContext &c = this_core();
+  const DirectionInfo d = direction_info(dir);
+  const char *dir_name = mlusimDirectionName(dir);
+  const Segments to{reinterpret_cast<uintptr_t>(dst), size, dst_stride, count};
+  if (count == 0) return;
+  require_onchip(c, op, "offset", Space::kNram, offsets, size_t{count} * sizeof(unsigned int));
+  check_read(c, op, offsets, size_t{count} * sizeof(unsigned int));
+  require_space(c, op, "dst", d.dst, dst, to.hi() - to.lo);
+  const auto *from = static_cast<const std::byte *>(src);
+  uintptr_t src_lo = UINTPTR_MAX, src_hi = 0;
+  BlockSpan read;
+  for (unsigned int i = 0; i < count; ++i) {
+    const Segments one{reinterpret_cast<uintptr_t>(from + offsets[i]), size, size, 1};
+    require_space(c, op, "src", d.src, from + offsets[i], size);
+    src_lo = std::min(src_lo, one.lo), src_hi = std::max(src_hi, one.hi());
+    if (d.src == Space::kGdram) {
+      const BlockSpan b = blocks_of(one);
+      read.touched += b.touched, read.partial += b.partial;
+    }
+  }
+  if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
+  if (!c.pending.empty()) {
+    land_copies(c, bit(d.pipe));  // it runs after the copies queued on its pipe
+    hazard_check(c, op, Segments{src_lo, src_hi - src_lo, src_hi - src_lo, 1}, false, d.pipe);
+    hazard_check(c, op, to, true, d.pipe);
+  }
+  for (unsigned int i = 0; i < count; ++i)
+    log_copy_side(c, d.src, Segments{reinterpret_cast<uintptr_t>(from + offsets[i]), size, size, 1},
+                  false, op);
+  log_copy_side(c, d.dst, to, true, op);
+  c.bytes_moved[dir] += static_cast<double>(size_t{size} * count);
+  Step step{.op = op, .detail = dir_name,
+            .access = access_of(dst, to.hi() - to.lo, reinterpret_cast<const void *>(src_lo),
+                                src_hi - src_lo, offsets, size_t{count} * sizeof(unsigned int)),
+            .amount = size, .count = count, .kind = StepKind::kOnchipCopy, .pipe = d.pipe};
+  if (d.dst == Space::kGdram || d.src == Space::kGdram) {
+    step.kind = StepKind::kGdramCopy;
+    step.blocks = gdram_blocks(c, read, d.dst == Space::kGdram ? blocks_of(to) : BlockSpan{});
+  }
+  issue(c, step);
+  auto *out = static_cast<std::byte *>(dst);
+  for (unsigned int i = 0; i < count; ++i)
+    std::memmove(out + size_t{i} * dst_stride, from + offsets[i], size);
+}
+
 namespace {
 
 // An atomic's checks and step; reads_nram: its operand is nram_src's bytes.
-void charge_atomic(const char *op, const void *gdram_dst, const void *nram_src, bool reads_nram,
+// False when the atomic does not run: a memory core's, reading NRAM.
+bool charge_atomic(const char *op, const void *gdram_dst, const void *nram_src, bool reads_nram,
                    size_t bytes, size_t elements) {
   CoreContext &c = this_core();
   require_gdram(c, op, "dst", gdram_dst, bytes);
@@ -152,6 +204,7 @@ void charge_atomic(const char *op, const void *gdram_dst, const void *nram_src, 
                            reinterpret_cast<uintptr_t>(nram_src) -
                                reinterpret_cast<uintptr_t>(c.nram),
                            element_bytes));
+    if (c.is_mpu) return false;
     check_read(c, op, nram_src, bytes, kIoPipe);
   }
   check_write(c, op, gdram_dst, bytes, kIoPipe);
@@ -165,13 +218,14 @@ void charge_atomic(const char *op, const void *gdram_dst, const void *nram_src, 
                                     nullptr, 0),
                 .amount = elements, .blocks = gdram_blocks(c, span, span),
                 .kind = StepKind::kAtomic, .pipe = kIoPipe});
+  return true;
 }
 
 }  // namespace
 
-void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
+bool account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
                     size_t elements) {
-  charge_atomic(op, gdram_dst, nram_src, true, bytes, elements);
+  return charge_atomic(op, gdram_dst, nram_src, true, bytes, elements);
 }
 
 void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, size_t elements) {
@@ -221,8 +275,10 @@ void barrier(BarrierScope scope, const char *op) {
   CoreContext &c = this_core();
   if (!c.launch->is_union)
     fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
-  if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu)
-    fault(c, fmt::format("{} is for the compute cores; the memory core does not take part", op));
+  if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu) {
+    pass_compute_barrier(c, op);  // not a participant: it neither waits nor is waited for
+    return;
+  }
   fence(op, kAllPipes);
   c.launch->scheduler->barrier(c, scope, op);
 }

@@ -19,11 +19,6 @@ TEST(CnnlNotSupported, DescriptorsAndComputeCallsSaySo) {
                                 nullptr));
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGatherNd", "not supported",
                  cnnlGatherNd(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
-  int count = 0;
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlUnique_v2", "not supported",
-                 cnnlUnique_v2(nullptr, nullptr, nullptr, nullptr, nullptr, 0, &count, nullptr,
-                               nullptr, nullptr, nullptr, nullptr, nullptr));
-  EXPECT_EQ(count, 0);
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlTopKTensor_v3", "not supported",
                  cnnlTopKTensor_v3(nullptr, nullptr, nullptr, 1, 0, true, true, true, nullptr, 0,
                                    nullptr, nullptr, nullptr, nullptr));

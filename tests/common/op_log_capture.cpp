@@ -4,19 +4,20 @@
 
 namespace mlusim::testing {
 
-OpLogCapture::OpLogCapture() : sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)) {
-  auto &logger = log::op();
+OpLogCapture::OpLogCapture() : OpLogCapture(log::op(), spdlog::level::err) {}
+
+OpLogCapture::OpLogCapture(spdlog::logger &logger, spdlog::level::level_enum level)
+    : logger_(logger), sink_(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64)) {
   saved_level_ = logger.level();
   saved_sinks_ = logger.sinks();
   sink_->set_pattern("%v");
   logger.sinks() = {sink_};
-  logger.set_level(spdlog::level::err);
+  logger.set_level(level);
 }
 
 OpLogCapture::~OpLogCapture() {
-  auto &logger = log::op();
-  logger.sinks() = saved_sinks_;
-  logger.set_level(saved_level_);
+  logger_.sinks() = saved_sinks_;
+  logger_.set_level(saved_level_);
 }
 
 std::vector<std::string> OpLogCapture::lines() const {

@@ -92,10 +92,11 @@ MLUOPS_WATCHDOG_SECONDS=600
 # operator's records appended to the report, its cases that never ran as
 # failed. The harness' fill of on-chip memory before each case is off unless
 # MLUOP_GTEST_FILL_RAM says otherwise: mlusim fills it before every launch
-# itself (MLUSIM_FILL), and the harness' fill_ram kernel runs NRAM
-# intrinsics on the memory cores, which mlusim refuses (docs/mluops.md).
-# A launch may take 10 minutes of host time, not 1: some of mlu-ops' cases
-# are large for a simulator on a small host.
+# itself (MLUSIM_FILL), and the harness' fill_ram kernel has the four cores of
+# each cluster write the same SRAM bytes with no barrier between them, which
+# mlusim's race check refuses (docs/mluops.md). A launch may take 10 minutes
+# of host time, not 1: some of mlu-ops' cases are large for a simulator on a
+# small host.
 run_harness() {
   t_log="$1/logs/test-$3.log"
   (

@@ -157,8 +157,10 @@ inline bool __is_dram(const void *p) { return !__is_nram(p) && !__is_sram(p) && 
 namespace mlusim::detail {
 // Checks and charges an atomic on `bytes` of GDRAM at gdram_dst that reads as
 // many bytes of NRAM at nram_src (a null source is an operand outside NRAM).
-void account_atomic(const char *op, const void *gdram_dst, const void *nram_src, size_t bytes,
-                    size_t elements);
+// False when it does not run: on a memory core, which has no NRAM
+// (runtime/memory_core.h).
+[[nodiscard]] bool account_atomic(const char *op, const void *gdram_dst, const void *nram_src,
+                                  size_t bytes, size_t elements);
 // The same for the forms whose operand is a scalar value: no NRAM is read.
 void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, size_t elements);
 
@@ -199,7 +201,8 @@ template <typename T, typename Better>
 void atomic_reduce_extreme(const char *op, T *gdram_dst, const T *nram_src, int count,
                            Better better) {
   static_assert(is_atomic_dtype<T>, "__bang_atomic_reduce_max/min: float, half and int32");
-  account_atomic(op, gdram_dst, nram_src, sizeof(T) * static_cast<size_t>(count), count);
+  if (!account_atomic(op, gdram_dst, nram_src, sizeof(T) * static_cast<size_t>(count), count))
+    return;
   for (int i = 0; i < count; ++i) {
     const T v = nram_src[i];
     atomic_update(gdram_dst + i, [v, better](T old) { return better(v, old) ? v : old; });
@@ -239,8 +242,9 @@ void atomic_add_each(T *gdram_dst, int count, ValueAt value_at) {
 // Adds `count` elements from NRAM into GDRAM atomically (element-wise).
 template <typename T>
 void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
-  mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
-                                 sizeof(T) * static_cast<size_t>(count), count);
+  if (!mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
+                                      sizeof(T) * static_cast<size_t>(count), count))
+    return;
   mlusim::detail::atomic_add_each(gdram_dst, count, [nram_src](int i) { return nram_src[i]; });
 }
 // The form with a scalar source (mlu-ops' psroipool backward): adds `value`

@@ -4,6 +4,7 @@
 //    own strides, in Cambricon's argument order (dst's stride0, segnum1,
 //    stride1, segnum2, then src's).
 //  - to a cluster: a fifth argument names the cluster whose SRAM receives.
+//  - __gather: elements at offsets an NRAM vector holds, packed at a stride.
 #pragma once
 
 #include <string>
@@ -47,6 +48,12 @@ inline void require_own_cluster(const char *op, int cluster_id) {
                  ": copies into another cluster's SRAM are not simulated yet");
 }
 
+// `count` transfers of `size` bytes: the i-th from src + offsets[i] bytes to
+// dst + i * dst_stride (offsets: `count` unsigned ints in NRAM).
+void gather(const char *op, void *dst, const void *src, const unsigned int *offsets,
+            unsigned int size, mluMemcpyDirection_t dir, unsigned int dst_stride,
+            unsigned int count);
+
 }  // namespace mlusim::detail
 
 inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
@@ -72,4 +79,16 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
                            int cluster_id) {
   mlusim::detail::require_own_cluster("__memcpy_async", cluster_id);
   mlusim::detail::copy("__memcpy_async", dst, src, size, dir, size, size, 0, true);
+}
+
+// A gather (mlu-ops: generate_proposals_v2 and roi_align_rotated for MLU500,
+// fft in later releases): transfer_num transfers of transfer_size bytes, the
+// i-th from src + offset[i] bytes to dst + i * dst_stride; offset holds
+// unsigned byte offsets in NRAM. One instruction on the copy's pipe, each
+// transfer a segment of it.
+inline void __gather(void *dst, const void *src, const unsigned int *offset,
+                     unsigned int transfer_size, mluMemcpyDirection_t dir,
+                     unsigned int dst_stride, unsigned int transfer_num) {
+  mlusim::detail::gather("__gather", dst, src, offset, transfer_size, dir, dst_stride,
+                         transfer_num);
 }

@@ -85,6 +85,8 @@ struct LaunchShared {
   bool is_union = false;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
+  // A memory core skipped an instruction that needs NRAM or WRAM (noted once).
+  std::atomic<bool> memory_core_skipped{false};
 };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
@@ -96,8 +98,16 @@ struct LaunchShared {
 struct DeclaredEnds {
   static constexpr unsigned kGranuleShift = 6;
   const uint32_t *end = nullptr;
-  size_t granules = 0;  // 0 where the core has no such memory (a memory core's NRAM, WRAM)
+  size_t granules = 0;  // 0 on a memory core's NRAM and WRAM: every operand takes the slow path
 };
+
+// Whether [off, off + bytes) of a space lies inside one declared variable.
+inline bool inside_declared(const DeclaredEnds &d, size_t off, size_t bytes) {
+  const size_t granule = off >> DeclaredEnds::kGranuleShift;
+  if (granule >= d.granules) return false;
+  const size_t end = __atomic_load_n(&d.end[granule], __ATOMIC_RELAXED);
+  return bytes <= end && off + bytes <= end;
+}
 
 // The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
 constexpr int kMpuCoreId = 0x80;
@@ -117,7 +127,8 @@ struct CoreContext {
   OperandRules rules{};
 
   // On-chip memory (capacity: what kernels may declare). A memory core has no
-  // NRAM or WRAM (null, capacity 0).
+  // NRAM or WRAM: its nram and wram are a scratch that stands for them
+  // (runtime/memory_core.h).
   std::byte *nram = nullptr;
   size_t nram_capacity = 0;
   std::byte *wram = nullptr;
@@ -175,7 +186,10 @@ std::string core_name(const CoreContext &c);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
                                Space space, const void *p, size_t bytes);
 // An on-chip operand the granule lookup did not pass: an empty one inside the
-// space is fine; otherwise a fault saying where it is and what it runs into.
+// space is fine, and so is a memory core's operand in its NRAM or WRAM scratch
+// inside what the kernel declared (the instruction is skipped there:
+// runtime/memory_core.h); otherwise a fault saying where it is and what it
+// runs into.
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes);
 // An operand that leaves the declared variable it starts in (runtime/onchip_layout.cpp).
@@ -237,13 +251,9 @@ inline std::byte *onchip_base(const CoreContext &c, Space space) {
 // on-chip space (NRAM, SRAM or WRAM): a granule lookup and two compares.
 inline void require_onchip(const CoreContext &c, const char *op, const char *operand,
                            Space space, const void *p, size_t bytes) {
-  const DeclaredEnds &d = c.declared[static_cast<int>(space)];
   const uintptr_t off =
       reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(onchip_base(c, space));
-  const size_t granule = off >> DeclaredEnds::kGranuleShift;
-  if (granule >= d.granules) return detail::check_onchip_slowly(c, op, operand, space, p, bytes);
-  const size_t end = __atomic_load_n(&d.end[granule], __ATOMIC_RELAXED);
-  if (bytes > end || off + bytes > end)
+  if (!inside_declared(c.declared[static_cast<int>(space)], off, bytes)) [[unlikely]]
     detail::check_onchip_slowly(c, op, operand, space, p, bytes);
 }
 
