@@ -44,7 +44,10 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
                         std::end(spec->matrix_macs_per_cycle)) <= 0 ||
       spec->onchip_bytes_per_cycle <= 0 || spec->nram_align_bytes <= 0 ||
       (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
-      spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0) {
+      spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0 ||
+      std::min({spec->scalar_op_cycles, spec->scalar_divide_cycles, spec->scalar_block_cycles,
+                spec->scalar_onchip_cycles, spec->scalar_sram_cycles, spec->scalar_gdram_load_ns,
+                spec->scalar_gdram_store_cycles}) < 0) {
     log::runtime().error("mlusimSetDeviceSpec: incomplete or inconsistent spec");
     return cnrtErrorArgsInvalid;
   }

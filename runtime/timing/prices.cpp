@@ -1,5 +1,7 @@
 #include "runtime/timing/prices.h"
 
+#include <cmath>
+
 namespace mlusim::timing {
 namespace {
 
@@ -34,7 +36,18 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
   p.vector_latency = time_at(s.vector_latency_cycles, e);
   p.barrier_latency = time_at(s.barrier_latency_cycles, e);
   p.issue_cycles = time_at(kIssueCycles, e);
+  // Every scalar price is an estimate: the run adds them up at the fitted
+  // values, and the ends of the bar take half or double of the sum.
+  p.scalar_scale = time_at(1, e);
   return p;
+}
+
+ScalarPrices scalar_prices_of(const DeviceSpec &s) {
+  const auto cycles = [](double c) { return static_cast<uint32_t>(std::lround(c)); };
+  return ScalarPrices{cycles(s.scalar_op_cycles),     cycles(s.scalar_divide_cycles),
+                      cycles(s.scalar_block_cycles),  cycles(s.scalar_onchip_cycles),
+                      cycles(s.scalar_sram_cycles),   cycles(s.scalar_gdram_load_ns * s.clock_ghz),
+                      cycles(s.scalar_gdram_store_cycles)};
 }
 
 double launch_overhead_us(const DeviceSpec &s, Estimates e) {

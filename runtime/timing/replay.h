@@ -26,6 +26,7 @@ struct Prices {
   double gdram_latency = 0, atomic_latency = 0, onchip_latency = 0, vector_latency = 0;
   double barrier_latency = 0;
   double issue_cycles = 1;
+  double scalar_scale = 1;  // the steps' scalar cycles are at the fitted prices
 };
 
 // One instruction (or stretch of waiting) of a traced core, in cycles.
@@ -35,6 +36,7 @@ struct TraceEvent {
   double issue;      // when the stream issued it
   double ready;      // when its pipe took it (start > ready: it waited on a dependency)
   double start, end;
+  bool scalar;  // on the stream's lane: scalar code before `step`
 };
 
 struct CoreSteps {
