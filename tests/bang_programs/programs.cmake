@@ -4,7 +4,7 @@
 set(MLUSIM_BANG_PROGRAMS
   vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
   scalar_hazard implicit_bang_h deduced_launch extern_onchip vector_registers scalar_types
-  bang_arch inline_assembly fusion_codes scalar_matmul_nram scalar_matmul_gdram
+  bang_arch inline_assembly fusion_codes
   "template_main template_kernels" "file_local_a file_local_b" "header_onchip_a header_onchip_b")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})
