@@ -62,6 +62,17 @@ typedef struct {
   int nram_align_bytes;        /* vector operands must start on this boundary */
   int vector_count_align_bytes; /* vector operand sizes must be a multiple of this */
   int transpose_align_bytes;   /* __bang_transpose rows*size and cols*size multiple of this */
+  /* The DMA queues (guide 5.3.3): requests one queue has under way at once
+     (latencies overlap, bytes move one request after another); the bandwidth
+     a written GDRAM byte takes beyond a read byte (0.25: a write costs 1.25
+     reads); what each segment of a strided GDRAM access costs beyond its
+     64-byte blocks, in bytes of bandwidth */
+  int dma_requests_in_flight;
+  double gdram_write_extra;
+  double gdram_segment_bytes;
+  /* The share of gdram_gbps the DRAM sustains (refresh, bank and read/write
+     turn-around: no DRAM moves data at its rated rate all the time) */
+  double gdram_efficiency;
 } mlusimDeviceSpec_t;
 
 int mlusimGetPresetCount(void);

@@ -45,6 +45,9 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
       spec->onchip_bytes_per_cycle <= 0 || spec->nram_align_bytes <= 0 ||
       (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
       spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0 ||
+      spec->dma_requests_in_flight <= 0 || spec->gdram_write_extra < 0 ||
+      spec->gdram_segment_bytes < 0 || !(spec->gdram_efficiency > 0) ||
+      spec->gdram_efficiency > 1 ||
       std::min({spec->scalar_op_cycles, spec->scalar_divide_cycles, spec->scalar_block_cycles,
                 spec->scalar_onchip_cycles, spec->scalar_sram_cycles, spec->scalar_gdram_load_ns,
                 spec->scalar_gdram_store_cycles}) < 0) {

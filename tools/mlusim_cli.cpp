@@ -7,6 +7,9 @@
 //   mlusim report [--out dir] [op...]
 //                               runs every network case, writes an efficiency chart
 //                               per operator (<dir>/<op>.svg, default docs/charts)
+//   mlusim calibrate [--mluops <build>]...
+//                               the published board cases against the model
+//                               (tools/calibrate.h)
 //   mlusim schedules [--seeds N] <program> [args] | demo [op]
 //                               runs every launch under several core orders, fails on
 //                               outputs that differ (runtime/core_order.h)
@@ -29,6 +32,7 @@
 #include "mlusim.h"
 #include "runtime/devices.h"
 #include "runtime/trace/svg.h"
+#include "tools/calibrate.h"
 #include "tools/demo.h"
 #include "tools/progress.h"
 #include "tools/report/efficiency_chart.h"
@@ -303,6 +307,7 @@ int usage() {
                "[-- args...]\n"
                "           (MLUSIM_TRACE_FILTER narrows it to some cores)\n"
                "       mlusim report [--out <dir>] [operator...]   (default dir docs/charts)\n"
+               "       mlusim calibrate [--mluops <mlu-ops build dir>]...\n"
                "       mlusim schedules [--seeds N] <program> [args...]\n"
                "       mlusim schedules [--seeds N] demo [operator]\n");
   return 2;
@@ -320,6 +325,7 @@ int main(int argc, char **argv) {
     return rc < 0 ? usage() : rc;
   }
   if (cmd == "report") return run_report(argc, argv);
+  if (cmd == "calibrate") return mlusim::tools::run_calibrate(argc, argv);
   if (cmd == "schedules") {
     const int rc = run_schedules(argc, argv);
     return rc < 0 ? usage() : rc;

@@ -1,5 +1,6 @@
 #include "runtime/timing/prices.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mlusim::timing {
@@ -22,8 +23,12 @@ double rate_at(double estimate, Estimates e) {
 
 Prices prices_of(const DeviceSpec &s, Estimates e) {
   Prices p;
+  // The rated bandwidth is sourced, the share of it the DRAM sustains an
+  // estimate: its shortfall is what the error bar halves and doubles (never
+  // below half the share).
+  const double sustained = std::max(s.gdram_efficiency / 2, 1 - time_at(1 - s.gdram_efficiency, e));
+  p.gdram_bytes_per_cycle = s.gdram_gbps * sustained / s.clock_ghz;
   // Sourced figures (docs/devices.md): not varied.
-  p.gdram_bytes_per_cycle = s.gdram_gbps / s.clock_ghz;
   p.cluster_bytes_per_cycle = s.cluster_gbps / s.clock_ghz;
   p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
   static_assert(kMatrixRates == MLUSIM_MATRIX_CLASSES);
@@ -36,6 +41,9 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
   p.vector_latency = time_at(s.vector_latency_cycles, e);
   p.barrier_latency = time_at(s.barrier_latency_cycles, e);
   p.issue_cycles = time_at(kIssueCycles, e);
+  p.dma_in_flight = static_cast<uint32_t>(std::max(1.0, rate_at(s.dma_requests_in_flight, e)));
+  p.gdram_write_extra = time_at(s.gdram_write_extra, e);
+  p.gdram_segment_bytes = time_at(s.gdram_segment_bytes, e);
   // Every scalar price is an estimate: the run adds them up at the fitted
   // values, and the ends of the bar take half or double of the sum.
   p.scalar_scale = time_at(1, e);

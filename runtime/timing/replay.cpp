@@ -23,6 +23,16 @@ bool is_instruction(StepKind k) {
          k == StepKind::kGdramCopy || k == StepKind::kAtomic;
 }
 
+// The DMA queues keep several requests under way (Prices::dma_in_flight); the
+// compute pipes run one instruction at a time.
+bool is_dma(int pipe) { return pipe == kIoPipe || pipe == kMovePipe; }
+
+// One side of a copy lies in one run when its segments follow each other
+// (stride == size, or one segment); otherwise each segment is a run of its own.
+bool one_run(uintptr_t lo, uintptr_t hi, const Step &s) {
+  return s.count <= 1 || hi - lo == s.amount * s.count;
+}
+
 // One instruction on its pipe, from issue until the stream's time passes its end.
 struct Node {
   const Step *step;
@@ -31,6 +41,8 @@ struct Node {
   uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
   int64_t atomic_cell;                // an atomic's own cell in Replay::atomic_ends_
+  double bytes_from;                  // a DMA request: when its latency has passed
+  bool behind;                        // its bytes wait for the request before it, still moving
 };
 
 // A pipe's instructions not yet retired, by sequence number: a ring that grows
@@ -85,6 +97,7 @@ struct Core {
   PipeRing pipe[kPipeCount];
   uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
   uint32_t sync_in_flight[kPipeCount] = {};
+  double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
   enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
   bool dirty = false;  // an end it may wait for became known
   size_t scalar_done = 0;  // 1 + the step whose scalar code the stream ran last
@@ -205,31 +218,43 @@ class Replay {
   }
 
   bool complete_transfers() {
-    bool any = false;
+    finished_.clear();
     for (size_t i = 0; i < active_.size();) {
-      const Transfer x = active_[i];
-      if (x.done > now_) {
+      if (active_[i].done > now_) {
         ++i;
         continue;
       }
-      Core &k = cores_[x.core];
-      Node &n = k.pipe[x.pipe].at(x.seq);
-      finish_node(k, n, now_);
-      k.dirty = true;
-      if (n.atomic_cell >= 0) atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
+      finished_.push_back(active_[i]);
       active_[i] = active_.back();
       active_.pop_back();
-      any = true;
     }
-    if (any) share_bandwidth();
-    return any;
+    for (const Transfer &x : finished_) complete(x.core, x.pipe, x.seq, now_);
+    if (!finished_.empty()) share_bandwidth();
+    return !finished_.empty();
+  }
+
+  // A GDRAM request's last byte moved at `end`: the next request of its queue
+  // may move its bytes now.
+  void complete(int core, Pipe p, uint64_t seq, double end) {
+    Core &k = cores_[core];
+    Node &n = k.pipe[p].at(seq);
+    finish_node(k, n, end);
+    k.dirty = true;
+    if (n.atomic_cell >= 0) atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
+    if (seq + 1 >= k.placed[p]) return;  // the next one is not placed yet: it will see this end
+    Node &next = k.pipe[p].at(seq + 1);
+    if (!next.behind) return;
+    next.behind = false;
+    move_bytes(core, k, p, seq + 1, next, std::max(next.bytes_from, end));
   }
 
   // ---- one core's instructions -----------------------------------------------
 
   void finish_node(Core &k, Node &n, double end) {
     n.end = end;
-    k.out.pipe_busy[n.step->pipe] += n.end - n.start;
+    double &busy_until = k.busy_until[n.step->pipe];  // a pipe's ends come in order
+    k.out.pipe_busy[n.step->pipe] += n.end - std::max(n.start, busy_until);
+    busy_until = n.end;
     if (k.traced)
       k.out.events.push_back(
           TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end, false});
@@ -299,16 +324,30 @@ class Replay {
     while (k.placed[p] < q.tail()) {
       const uint64_t seq = k.placed[p];
       Node &n = q.at(seq);
-      const double pred_end = seq > q.head() ? q.at(seq - 1).end : 0.0;
-      if (pred_end == kUnknown) break;  // one request at a time
+      const double taken = taken_at(q, p, seq);
+      if (taken == kUnknown) break;
       const double after = ends_waited_for(k, n);
       if (after == kUnknown) break;
-      n.ready = std::max(n.issue, pred_end);
+      n.ready = std::max(n.issue, taken);
       n.start = std::max(n.ready, after);
       ++k.placed[p];
       price(core, k, p, seq, n);
     }
     return k.placed[p] != before;
+  }
+
+  // When pipe p can take its instruction seq (kUnknown: not known yet). A
+  // compute pipe runs one at a time: when the one before it ends. A DMA queue
+  // takes requests in order while fewer than dma_in_flight are under way:
+  // once the one before it started and the one dma_in_flight back ended.
+  // Instructions no longer held ended before seq was issued.
+  double taken_at(const PipeRing &q, Pipe p, uint64_t seq) const {
+    const bool after_another = seq > q.head();
+    if (!is_dma(p)) return after_another ? q.at(seq - 1).end : 0.0;
+    const uint64_t depth = prices_.dma_in_flight;
+    const double window = seq >= depth && q.holds(seq - depth) ? q.at(seq - depth).end : 0.0;
+    if (window == kUnknown) return kUnknown;
+    return std::max(window, after_another ? q.at(seq - 1).start : 0.0);
   }
 
   void price(int core, Core &k, Pipe p, uint64_t seq, Node &n) {
@@ -322,25 +361,64 @@ class Replay {
         return finish_node(k, n, n.start + prices_.vector_latency +
                                      std::ceil(static_cast<double>(s.amount) /
                                                prices_.matrix_macs_per_cycle[s.rate]));
-      case StepKind::kOnchipCopy:
-        return finish_node(k, n, n.start + prices_.onchip_latency +
-                                     static_cast<double>(s.amount) * s.count /
-                                         prices_.onchip_bytes_per_cycle);
+      case StepKind::kOnchipCopy: {  // after the latency, its bytes follow the request before
+        const double from = std::max(n.start + prices_.onchip_latency, end_before(k.pipe[p], seq));
+        return finish_node(k, n, from + onchip_cycles(s));
+      }
       default: {  // GDRAM: after the latency its bytes share the bandwidth
-        const double latency =
-            s.kind == StepKind::kAtomic ? prices_.atomic_latency : prices_.gdram_latency;
-        const double bytes = 64.0 * (s.blocks.read + s.blocks.written + s.blocks.partial);
-        if (bytes <= 0) return finish_node(k, n, n.start + latency);
         n.end = kUnknown;
-        const Transfer t{core, p, seq, k.cluster, bytes};
-        if (n.start + latency <= now_) {
-          active_.push_back(t);
-          share_bandwidth();
-        } else {
-          begins_.push(Pending{n.start + latency, t});
+        n.bytes_from = n.start + (s.kind == StepKind::kAtomic ? prices_.atomic_latency
+                                                              : prices_.gdram_latency);
+        const double before = end_before(k.pipe[p], seq);
+        if (before == kUnknown) {
+          n.behind = true;  // complete() moves its bytes when the one before has moved its own
+          return;
         }
+        move_bytes(core, k, p, seq, n, std::max(n.bytes_from, before));
       }
     }
+  }
+
+  // The end of the request before seq on its queue (0 when it is no longer held).
+  static double end_before(const PipeRing &q, uint64_t seq) {
+    return seq > q.head() ? q.at(seq - 1).end : 0.0;
+  }
+
+  // A request's GDRAM bytes start to share the bandwidth at `from`.
+  void move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from) {
+    const double bytes = gdram_bytes(*n.step);
+    if (bytes <= 0) return complete(core, p, seq, from);
+    const Transfer t{core, p, seq, k.cluster, bytes};
+    if (from <= now_) {
+      active_.push_back(t);
+      share_bandwidth();
+    } else {
+      begins_.push(Pending{from, t});
+    }
+  }
+
+  // An on-chip copy moves each run in whole cycles of the copy width: a strided
+  // copy pays per segment, as the vector unit pays per instruction.
+  double onchip_cycles(const Step &s) const {
+    const double width = prices_.onchip_bytes_per_cycle;
+    const Access &a = s.access;
+    const bool one = one_run(a.w_lo, a.w_hi, s) && one_run(a.r0_lo, a.r0_hi, s);
+    if (one) return std::ceil(static_cast<double>(s.amount) * s.count / width);
+    return s.count * std::ceil(static_cast<double>(s.amount) / width);
+  }
+
+  // What a GDRAM request costs in bytes of bandwidth (guide 5.3.3): its 64-B
+  // blocks; a strided side pays gdram_segment_bytes per segment beyond the
+  // first; a written byte costs 1 + gdram_write_extra read bytes; a partly
+  // written block is read first.
+  double gdram_bytes(const Step &s) const {
+    const Access &a = s.access;
+    const double segments = s.count > 1 ? s.count - 1.0 : 0.0;
+    const double seg = prices_.gdram_segment_bytes;
+    double read = 64.0 * s.blocks.read, written = 64.0 * s.blocks.written;
+    if (s.blocks.read > 0 && !one_run(a.r0_lo, a.r0_hi, s)) read += segments * seg;
+    if (s.blocks.written > 0 && !one_run(a.w_lo, a.w_hi, s)) written += segments * seg;
+    return read + written * (1 + prices_.gdram_write_extra) + 64.0 * s.blocks.partial;
   }
 
   void resolve_dirty() {
@@ -437,7 +515,8 @@ class Replay {
       }
     }
     Node &n = own.push();
-    n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {kNone, kNone, kNone, kNone}, -1, -1};
+    n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {kNone, kNone, kNone, kNone}, -1, -1,
+             0, false};
     if (!s.async)
       for (int p = 0; p < kPipeCount; ++p) {
         if (p == s.pipe) continue;
@@ -542,6 +621,7 @@ class Replay {
       ready_;  // cores whose stream runs next, by time
   std::priority_queue<Pending, std::vector<Pending>, std::greater<>> begins_;
   std::vector<Transfer> active_;
+  std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
   double next_done_ = kNever;  // the earliest `done` of the active transfers
   std::vector<int> per_cluster_;
   std::vector<bool> capped_;

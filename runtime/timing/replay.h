@@ -26,6 +26,14 @@ struct Prices {
   double gdram_latency = 0, atomic_latency = 0, onchip_latency = 0, vector_latency = 0;
   double barrier_latency = 0;
   double issue_cycles = 1;
+  // The DMA queues' rules (guide 5.3.3): requests one queue has under way at
+  // once (their latencies overlap, their bytes move one request after
+  // another); the bandwidth a written GDRAM byte takes beyond a read one; what
+  // each segment of a strided GDRAM access costs beyond its blocks, in bytes
+  // of bandwidth.
+  uint32_t dma_in_flight = 1;
+  double gdram_write_extra = 0;
+  double gdram_segment_bytes = 0;
   double scalar_scale = 1;  // the steps' scalar cycles are at the fitted prices
 };
 

@@ -106,6 +106,18 @@ inline ConvShape matmul_shape(const char *op, int m, int k, int n) {
   return ConvShape{positive(op, "k", k), rows, 1, 1, 1, 1, 1, positive(op, "n", n), rows, 1};
 }
 
+// The multiply-adds the matrix unit spends on a conv: it reduces input
+// channels in blocks of 64 bytes and produces output channels 64 at a time
+// (mlu-ops' kernels lay WRAM out so: WRAM_ALIGN_SIZE 64 bytes of ci, LT_NUM 64
+// of co), so a partial block costs a whole one.
+inline double block_macs(const ConvShape &s, size_t operand_bytes) {
+  constexpr size_t kCiBlockBytes = 64, kCoBlock = 64;
+  const size_t ci_block = kCiBlockBytes / operand_bytes;
+  const size_t ci = (s.ci + ci_block - 1) / ci_block * ci_block;
+  const size_t co = (s.co + kCoBlock - 1) / kCoBlock * kCoBlock;
+  return static_cast<double>(s.oh * s.ow * s.kh * s.kw) * static_cast<double>(ci * co);
+}
+
 template <typename D, typename S, typename K>
 void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, const ConvShape &s,
           int fix_position) {
@@ -120,7 +132,7 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   const TensorOperand in_op{src, s.h * s.w * s.ci * sizeof(S), Space::kNram};
   const TensorOperand kernel_op{kernel, s.co * window * sizeof(K), Space::kWram};
   const TensorOperand out_op{dst, s.oh * s.ow * s.co * sizeof(D), Space::kNram};
-  const double macs = static_cast<double>(s.oh * s.ow * s.co * window);
+  const double macs = block_macs(s, sizeof(S) > sizeof(K) ? sizeof(S) : sizeof(K));
   if (bias != nullptr)
     issue_tensor(op, out_op, {in_op, kernel_op, {bias, s.co * sizeof(D), Space::kNram}}, macs,
                  matrix_rate<S, K>());

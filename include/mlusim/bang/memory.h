@@ -275,5 +275,6 @@ void __bang_atomic_reduce_min(T *gdram_dst, const T *nram_src, int count) {
 template <typename T>
 T __bang_atomic_add(T *gdram_dst, T value) {
   mlusim::detail::account_scalar_atomic("__bang_atomic_add", gdram_dst, sizeof(T), 1);
+  mlusim::await_result(mlusim::this_core(), mlusim::kIoPipe, "__bang_atomic_add");
   return mlusim::detail::atomic_add_element(gdram_dst, value);
 }

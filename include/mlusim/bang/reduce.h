@@ -52,6 +52,7 @@ T __bang_sum(const T *src, int count) {
   mlusim::CoreContext &c = mlusim::this_core();
   mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
   mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
+  mlusim::await_result(c, mlusim::kVectorPipe, op);
   float sum = 0;
   for (size_t i = 0; i < n; ++i) sum += static_cast<float>(src[i]);
   return static_cast<T>(sum);
@@ -66,6 +67,7 @@ unsigned __bang_count(const T *src, int count) {
   mlusim::CoreContext &c = mlusim::this_core();
   mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
   mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
+  mlusim::await_result(c, mlusim::kVectorPipe, op);
   unsigned nonzero = 0;
   for (size_t i = 0; i < n; ++i) nonzero += src[i] != T(0);
   return nonzero;

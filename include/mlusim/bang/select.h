@@ -55,6 +55,7 @@ uint32_t find_nonzero(const char *op, const T *src, int count, bool last) {
   require_onchip(c, op, "src", Space::kNram, src, n * sizeof(T));
   check_read(c, op, src, n * sizeof(T));
   charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
+  await_result(c, kVectorPipe, op);
   for (size_t k = 0; k < n; ++k) {
     const size_t i = last ? n - 1 - k : k;
     if (src[i] != T(0)) return static_cast<uint32_t>(i);
@@ -86,6 +87,7 @@ unsigned __bang_filter_bitindex(T *dst, const T *src, const void *bits, int coun
   mlusim::detail::require_shaped(c, op, "dst", mlusim::Space::kNram, dst, bytes, false);
   mlusim::detail::charge_vector<T>(c, op, mlusim::access_of(dst, bytes, src, bytes, bits, n / 8),
                                    bytes, n);
+  mlusim::await_result(c, mlusim::kVectorPipe, op);
   const auto *mask = static_cast<const uint8_t *>(bits);
   unsigned kept = 0;  // dst may be src: each element moves down or stays
   for (size_t i = 0; i < n; ++i)

@@ -605,6 +605,7 @@ template <typename T>
 unsigned collect(const char *op, T *dst, const T *src, const T *mask, int count) {
   size_t n = checked_count(op, count), bytes = n * sizeof(T);
   vector_op<T>(op, dst, bytes, src, bytes, mask, bytes, n);
+  await_result(this_core(), kVectorPipe, op);
   unsigned kept = 0;
   for (size_t i = 0; i < n; ++i)
     if (mask[i] != T(0)) dst[kept++] = src[i];

@@ -367,6 +367,15 @@ inline void issue(CoreContext &c, const Step &step) {
                                             static_cast<uint32_t>(c.issued));
 }
 
+// Scalar code reads a value the instruction just issued on `pipe` returns (a
+// count, an index, a sum, the old value of an atomic): the stream waits until
+// that pipe has run it, as for a scalar GDRAM load. Time only: no async copy
+// lands and the hazard checks see no fence (BANG C's rules name the fences).
+inline void await_result(CoreContext &c, Pipe pipe, const char *op) {
+  record(c, Step{.op = op, .detail = "its result", .count = 1u << pipe, .kind = StepKind::kFence,
+                 .pipe = pipe});
+}
+
 // No vector or tensor instruction since their last fence may still run.
 inline bool compute_fenced(const CoreContext &c) {
   return c.compute[0].empty() && c.compute[1].empty();

@@ -1,0 +1,94 @@
+// The calibration suite's bookkeeping (harness/calibration.h): the published
+// cases the issue names are there, errors are measured against a figure or a
+// range as docs/cost_model.md says, and a program case runs on its board.
+#include "harness/calibration.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "mlusim.h"
+
+namespace {
+
+using mlusim::calibration::Case;
+using mlusim::calibration::cases;
+using mlusim::calibration::Kind;
+
+const Case &named(const std::string &name, const std::string &board) {
+  for (const Case &c : cases())
+    if (c.name == name && c.board == board) return c;
+  throw std::runtime_error("no case " + name + " on " + board);
+}
+
+TEST(Calibration, ThePublishedCasesAreThereOnTheirBoards) {
+  const Case &ball = named("ball_query case_0", "MLU370-X4");
+  EXPECT_EQ(ball.published_low, 80);
+  EXPECT_EQ(ball.kind, Kind::kMluOps);
+  EXPECT_EQ(ball.arch, "mtp_372");
+  const Case &largest = named("three_interpolate_forward float [16,128,1024] N=4096", "MLU270");
+  EXPECT_EQ(largest.published_low, 6408);
+  EXPECT_EQ(largest.arch, "mtp_270");
+  EXPECT_FALSE(largest.held_out);
+  EXPECT_EQ(named("three_interpolate_forward float [16,512,16] N=64", "MLU270").published_low, 283);
+  EXPECT_TRUE(named("three_interpolate_forward half [16,512,16] N=64", "MLU270").held_out);
+  const Case &gdram = named("scalar GDRAM pointer loop", "MLU370-X4");
+  EXPECT_EQ(gdram.published_low, 630);
+  EXPECT_EQ(gdram.published_high, 780);
+  for (const Case &c : cases()) {
+    EXPECT_FALSE(c.citation.empty()) << c.name;
+    EXPECT_EQ(c.kind == Kind::kProgram, static_cast<bool>(c.program)) << c.name;
+  }
+}
+
+TEST(Calibration, TheCaseFileHoldsThePublishedShapes) {
+  const std::string &text =
+      named("three_interpolate_forward float [16,128,1024] N=4096", "MLU270").prototxt;
+  const auto dims_of = [&](const std::string &id) {
+    const size_t at = text.find("id: \"" + id + "\"");
+    std::string dims;
+    for (size_t p = text.find("dims: ", at); p < text.find("layout", at);
+         p = text.find("dims: ", p + 1))
+      dims += text.substr(p + 6, text.find('\n', p) - p - 6) + " ";
+    return dims;
+  };
+  EXPECT_EQ(dims_of("input"), "16 128 1024 ");
+  EXPECT_EQ(dims_of("idx"), "16 4096 3 ");
+  EXPECT_EQ(dims_of("weight"), "16 4096 3 ");
+  EXPECT_EQ(dims_of("output"), "16 128 4096 ");
+  EXPECT_NE(text.find("dtype: DTYPE_FLOAT"), std::string::npos);
+  EXPECT_NE(text.find("op_name: \"three_interpolate_forward\""), std::string::npos);
+}
+
+TEST(Calibration, ErrorsAreToTheFigureOrToTheNearestEndOfTheRange) {
+  const Case &one = named("ball_query case_0", "MLU370-X4");
+  EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(one, 100), 0.25);
+  EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(one, 60), -0.25);
+  const Case &range = named("scalar GDRAM pointer loop", "MLU370-X4");
+  EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(range, 700), 0);
+  EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(range, 567), 567.0 / 630 - 1);
+  EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(range, 975), 0.25);
+  EXPECT_EQ(mlusim::calibration::published_text(range), "630-780");
+  EXPECT_EQ(mlusim::calibration::published_text(one), "80");
+  EXPECT_DOUBLE_EQ(mlusim::calibration::median_abs({0.1, -0.3, 0.2}), 0.2);
+  EXPECT_DOUBLE_EQ(mlusim::calibration::median_abs({0.1, -0.3, 0.2, -0.5}), 0.25);
+}
+
+TEST(Calibration, AProgramRunsOnItsBoardAndLeavesTheDeviceAsItWas) {
+  mlusimDeviceSpec_t before;
+  ASSERT_EQ(mlusimGetDeviceSpec(&before), cnrtSuccess);
+  const Case &floor = named("element-wise op on 10,000 floats (launch floor)", "MLU590-H8");
+  mlusimDeviceSpec_t h8;
+  ASSERT_EQ(mlusimGetPreset(6, &h8), cnrtSuccess);
+  ASSERT_STREQ(h8.name, "MLU590-H8");
+  // Two launch overheads' worth at most: one launch, its copies and a vector op.
+  const double us = mlusim::calibration::run_program(floor);
+  EXPECT_GT(us, h8.launch_overhead_us);
+  EXPECT_LT(us, 2 * h8.launch_overhead_us + 2 * h8.gdram_latency_ns / 1e3);
+  mlusimDeviceSpec_t after;
+  ASSERT_EQ(mlusimGetDeviceSpec(&after), cnrtSuccess);
+  EXPECT_STREQ(after.name, before.name);
+  EXPECT_EQ(after.clock_ghz, before.clock_ghz);
+}
+
+}  // namespace
