@@ -49,6 +49,14 @@ typedef struct {
   double vector_latency_cycles;
   double barrier_latency_cycles;
   double launch_overhead_us;
+  /* Scalar kernel code (docs/cost_model.md), in cycles of the core clock */
+  double scalar_op_cycles;       /* an arithmetic, logic or compare operator */
+  double scalar_divide_cycles;   /* a division, remainder or costly math call (exp, log, ...) */
+  double scalar_block_cycles;    /* entering a block: a loop iteration, a branch taken, a call */
+  double scalar_onchip_cycles;   /* a load or store of NRAM, WRAM or the stack */
+  double scalar_sram_cycles;     /* a load or store of SRAM */
+  double scalar_gdram_load_ns;   /* a GDRAM load, the stream waiting for it: memory time */
+  double scalar_gdram_store_cycles; /* a GDRAM store (posted: the stream goes on) */
   /* The MLU200 operand rules; a device of bang_arch >= 300 enforces none of
      them (its kernels still use them to plan tiles) */
   int nram_align_bytes;        /* vector operands must start on this boundary */

@@ -28,6 +28,7 @@ constexpr const char *kGtestCluster = "mlu-ops-gtest";
 constexpr const char *kGuideAlign = "mlu-ops-kernels";
 constexpr const char *kGtestFill = "mlu-ops-fill";
 constexpr const char *kMluOps372 = "mlu-ops-372";
+constexpr const char *kCourseLabs = "course-labs";
 constexpr const char *kEstimate = "estimate";
 
 // One board as the driver describes it; the cost model's own constants
@@ -98,6 +99,21 @@ constexpr int kDmaRequestsInFlight = 4;
 constexpr double kGdramWriteExtra = 0.25;
 constexpr double kGdramSegmentBytes = 64;
 constexpr double kGdramEfficiency = 0.75;
+// Scalar code (docs/cost_model.md). The guide (5.3.4) gives 2 cycles for an
+// fp add or sub, 1-3 for ordinary arithmetic, logic and compares, 16 for an
+// fp32 division and 6-18 for log/recip-like operations; mlusim counts
+// operators of the source, not instructions. Entering a block and an on-chip
+// access are guesses whose sum the published NRAM multiply-accumulate loop
+// fixes (30 cycles per iteration on MLU370: 4 + 8 x 2 + 2 x 5); the GDRAM
+// load is fitted on the published GDRAM pointer loop (630-780 ns per
+// iteration of two loads: (705 ns - 20 cycles) / 2 at 1 GHz).
+constexpr double kScalarOpCycles = 2;
+constexpr double kScalarDivideCycles = 16;
+constexpr double kScalarBlockCycles = 4;
+constexpr double kScalarOnchipCycles = 5;
+constexpr double kScalarSramCycles = 30;
+constexpr double kScalarGdramLoadNs = 340;
+constexpr double kScalarGdramStoreCycles = 5;
 // What a kernel's on-chip variables cannot have: mlu-ops' gtest fills every
 // NRAM and SRAM byte but 4 KiB before each case (its fill_ram kernel) on the
 // boards, so the device keeps no more than that. mlu-ops' own 128 KiB
@@ -133,6 +149,13 @@ DeviceSpec spec_of(const Board &b) {
   s.gdram_write_extra = kGdramWriteExtra;
   s.gdram_segment_bytes = kGdramSegmentBytes;
   s.gdram_efficiency = kGdramEfficiency;
+  s.scalar_op_cycles = kScalarOpCycles;
+  s.scalar_divide_cycles = kScalarDivideCycles;
+  s.scalar_block_cycles = kScalarBlockCycles;
+  s.scalar_onchip_cycles = kScalarOnchipCycles;
+  s.scalar_sram_cycles = kScalarSramCycles;
+  s.scalar_gdram_load_ns = kScalarGdramLoadNs;
+  s.scalar_gdram_store_cycles = kScalarGdramStoreCycles;
   s.nram_align_bytes = 64;
   s.vector_count_align_bytes = 128;
   s.transpose_align_bytes = 64;
@@ -259,6 +282,8 @@ std::vector<std::pair<const char *, const char *>> figure_sources() {
       {kMluOps372, "mlu-ops' kernels that pass on MLU370 boards: 8-byte vector operands at "
                       "unaligned NRAM offsets, transposes of 20-byte rows"},
       {"guide", "Cambricon's BANG C operator developer guide, 5.3.4"},
+      {kCourseLabs, "published runs of Cambricon's BANG C course labs on MLU370 boards: a scalar "
+                    "loop reading GDRAM through pointers, 630-780 ns per iteration"},
       {"card", "the card's public specification"},
       {kEstimate, "no public figure: fitted or guessed, docs/cost_model.md"},
   };
@@ -306,6 +331,15 @@ std::vector<Figure> figures_of(int index) {
        kEstimate, true},
       {"GDRAM sustained bandwidth", fmt::format("{}% of the rated", 100 * s.gdram_efficiency),
        kEstimate, true},
+      {"scalar operator, division",
+       fmt::format("{}, {} cycles", s.scalar_op_cycles, s.scalar_divide_cycles), "guide", true},
+      {"scalar block entry", fmt::format("{} cycles", s.scalar_block_cycles), kEstimate, true},
+      {"scalar NRAM/WRAM/stack access", fmt::format("{} cycles", s.scalar_onchip_cycles),
+       kEstimate, true},
+      {"scalar SRAM access", fmt::format("{} cycles", s.scalar_sram_cycles), kEstimate, true},
+      {"scalar GDRAM load", fmt::format("{} ns", s.scalar_gdram_load_ns), kCourseLabs, true},
+      {"scalar GDRAM store", fmt::format("{} cycles", s.scalar_gdram_store_cycles), kEstimate,
+       true},
   };
 }
 

@@ -7,6 +7,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
 #include "runtime/bang/print.h"
 #include "runtime/devices.h"
@@ -232,7 +233,10 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
 
 // A task ends when its pipes drain; its async copies land (under the task's
 // recovery point: a copy that faults while landing is the task's fault).
-void end_task() { __sync(); }
+void end_task() {
+  __sync();
+  detail::flush_scalar_runs(this_core());
+}
 
 // What every run of one launch shares.
 struct LaunchPlan {
@@ -262,6 +266,7 @@ struct LaunchPlan {
 void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
                 LaunchShared &shared, OnchipLayout &layout, std::vector<CoreContext> &cores) {
   const OperandRules rules = rules_of(p.spec);
+  const ScalarPrices scalar = timing::scalar_prices_of(p.spec);
   const int cpc = p.spec.cores_per_cluster;
   for (int i = 0; i < static_cast<int>(cores.size()); ++i) {
     CoreContext &c = cores[i];
@@ -269,6 +274,10 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     c.launch_serial = layout.serial();
     c.gdram = &lease.snapshot();
     c.rules = rules;
+    c.scalar_prices = scalar;
+    c.scalar_cycles = c.scalar_nram_accesses = 0;
+    std::fill(std::begin(c.recent_gdram), std::end(c.recent_gdram), AddressRange{});
+    c.last_elsewhere = AddressRange{};  // this launch's allocations
     c.physical_core = i;
     c.is_mpu = i >= p.threads;
     c.physical_cluster = c.is_mpu ? i - p.threads : i / cpc;
@@ -332,6 +341,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
                                            p.name, detail::core_name(c), t));
       }
       c.pending.clear();  // a faulted task's copies never land: the launch failed
+      detail::forget_scalar_runs(c);
     }
   });
   if (fault.empty() && race_check) {

@@ -47,7 +47,10 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
       spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0 ||
       spec->dma_requests_in_flight <= 0 || spec->gdram_write_extra < 0 ||
       spec->gdram_segment_bytes < 0 || !(spec->gdram_efficiency > 0) ||
-      spec->gdram_efficiency > 1) {
+      spec->gdram_efficiency > 1 ||
+      std::min({spec->scalar_op_cycles, spec->scalar_divide_cycles, spec->scalar_block_cycles,
+                spec->scalar_onchip_cycles, spec->scalar_sram_cycles, spec->scalar_gdram_load_ns,
+                spec->scalar_gdram_store_cycles}) < 0) {
     log::runtime().error("mlusimSetDeviceSpec: incomplete or inconsistent spec");
     return cnrtErrorArgsInvalid;
   }

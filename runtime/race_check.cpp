@@ -7,6 +7,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/logging.h"
 #include "runtime/settings.h"
 
@@ -53,15 +54,24 @@ bool extend(Segments &run, const Segments &range) {
 namespace detail {
 
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
-                          bool atomic, const char *op) {
+                          bool atomic, const char *op, const char *where, uint64_t seq) {
   SharedAccessLog &log = *c.access_log;
+  const auto continues = [&](size_t k) {
+    SharedAccess &run = log.accesses[k];
+    return run.write == write && run.generation == log.generation && run.atomic == atomic &&
+           run.op == op && run.where == where && run.task == c.task_id &&
+           extend(run.range, range);
+  };
+  // The run this direction continued last, then the newest runs: a loop's
+  // interleaved streams (a[i] + c[i] on one line) each stay one run.
   size_t &last = log.last[write];
-  if (last != SharedAccessLog::kNone) {
-    SharedAccess &run = log.accesses[last];
-    if (run.generation == log.generation && run.atomic == atomic && run.op == op &&
-        run.where == c.where && run.task == c.task_id && extend(run.range, range))
+  if (last != SharedAccessLog::kNone && continues(last)) return;
+  const size_t newest = log.accesses.size();
+  for (size_t k = newest; k-- > 0 && newest - k <= SharedAccessLog::kRecentRuns;)
+    if (k != last && continues(k)) {
+      last = k;
       return;
-  }
+    }
   if (log.accesses.size() >= SharedAccessLog::kMaxAccesses) {
     ++log.dropped;
     return;
@@ -73,8 +83,8 @@ void append_shared_access(CoreContext &c, Space space, const Segments &range, bo
   const auto clock = static_cast<uint32_t>(log.history.size() / log.clock.size() - 1);
   last = log.accesses.size();
   if (log.accesses.size() == log.accesses.capacity()) grow_log(c, log.accesses);
-  log.accesses.push_back(SharedAccess{range, space, log.generation, clock, write, atomic, op,
-                                      c.where, c.issued + 1, c.task_id});
+  log.accesses.push_back(
+      SharedAccess{range, space, log.generation, clock, write, atomic, op, where, seq, c.task_id});
 }
 
 }  // namespace detail
@@ -248,9 +258,13 @@ class ActiveSet {
 };
 
 std::string describe(const CoreContext &core, const SharedAccess &a) {
-  return fmt::format("{} (task {}) {}{} (its instruction #{})", detail::core_name(core), a.task,
-                     a.op, a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(),
-                     a.seq);
+  // Scalar code runs between instructions: after the last one issued.
+  const std::string when =
+      a.op != detail::kScalarCodeOp ? fmt::format("its instruction #{}", a.seq)
+      : a.seq > 1                   ? fmt::format("after its instruction #{}", a.seq - 1)
+                                    : std::string("before its first instruction");
+  return fmt::format("{} (task {}) {}{} ({})", detail::core_name(core), a.task, a.op,
+                     a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(), when);
 }
 
 // "GDRAM allocation #2 +0x40 (of 4096 bytes)", "SRAM +0x40 of cluster 1".

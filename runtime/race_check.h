@@ -49,6 +49,7 @@ struct SharedAccessLog {
   uint32_t history_generation = UINT32_MAX;
   std::vector<SharedAccess> accesses;
   size_t last[2] = {kNone, kNone};  // the latest read and write entry, where a run may go on
+  static constexpr size_t kRecentRuns = 8;  // the newest entries an access may continue too
   size_t dropped = 0;               // accesses past kMaxAccesses, not checked
 };
 

@@ -6,6 +6,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/memory_fault.h"
 #include "runtime/race_check.h"
 
@@ -256,6 +257,7 @@ Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope sco
 }
 
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
+  detail::flush_scalar_runs(c);  // what scalar code did before the barrier
   Core &me = cores_[c.physical_core];
   Barrier &b = barrier_of(c, scope);
   // The timing model meets the same barrier: the n-th arrival of each of its

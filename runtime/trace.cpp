@@ -19,6 +19,7 @@ namespace mlusim::trace {
 std::string event_name(const Event &e) {
   if (e.kind == EventKind::kStall)
     return fmt::format("stall: {} queue full ({})", pipe_name(e.pipe), e.op);
+  if (e.kind == EventKind::kScalar) return fmt::format("scalar code (before {})", e.op);
   return fmt::format("{}{}", e.op, e.async ? " async" : "");
 }
 
@@ -142,6 +143,7 @@ bool keeps(const State &s, const char *kernel, int number, double us) {
 
 EventKind kind_of(const timing::TraceEvent &e) {
   if (e.lane != kStreamLane) return EventKind::kInstruction;
+  if (e.scalar) return EventKind::kScalar;
   if (e.step->kind == StepKind::kFence) return EventKind::kFence;
   if (e.step->kind == StepKind::kBarrier) return EventKind::kBarrier;
   return EventKind::kStall;

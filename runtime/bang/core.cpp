@@ -224,11 +224,6 @@ void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
   }
 }
 
-void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write) {
-  hazard_check(c, "scalar code", Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write,
-               kScalarCode);
-}
-
 void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
                   double macs, MatrixRate rate) {
   CoreContext &c = this_core();

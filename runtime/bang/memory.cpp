@@ -7,6 +7,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/memory_forms.h"
 #include "runtime/memory_core.h"
@@ -240,23 +241,9 @@ void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, b
   if (std::has_single_bit(bytes) && (reinterpret_cast<uintptr_t>(p) & (bytes - 1)) != 0)
     fault(c, fmt::format("{}: {} {:#x} is not aligned to its {} bytes", op, write ? "dst" : "src",
                          reinterpret_cast<uintptr_t>(p), bytes));
-  check_scalar_access(p, bytes, write);
-  if (space == Space::kNram) return;
-  log_copy_side(c, space, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, write, op);
-  const bool gdram = space == Space::kGdram;
-  const Segments range{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1};
-  Step step{.op = op, .detail = space_name(space),
-            .access = write ? access_of(p, bytes, nullptr, 0, nullptr, 0)
-                            : access_of(nullptr, 0, p, bytes, nullptr, 0),
-            .amount = bytes, .kind = gdram ? StepKind::kGdramCopy : StepKind::kOnchipCopy,
-            .pipe = gdram ? kIoPipe : kMovePipe};
-  if (gdram)
-    step.blocks = gdram_blocks(c, write ? BlockSpan{} : blocks_of(range),
-                               write ? blocks_of(range) : BlockSpan{});
-  issue(c, step);
-  if (!write)  // scalar code needs the value: the stream waits for it
-    record(c, Step{.op = op, .detail = "wait", .count = 1u << step.pipe, .kind = StepKind::kFence,
-                   .pipe = step.pipe});
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  if (write) scalar_touch<kScalarStore>(c, op, c.where, address, bytes);
+  else scalar_touch<kScalarLoad>(c, op, c.where, address, bytes);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "runtime/timing/prices.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace mlusim::timing {
 namespace {
@@ -43,7 +44,18 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
   p.dma_in_flight = static_cast<uint32_t>(std::max(1.0, rate_at(s.dma_requests_in_flight, e)));
   p.gdram_write_extra = time_at(s.gdram_write_extra, e);
   p.gdram_segment_bytes = time_at(s.gdram_segment_bytes, e);
+  // Every scalar price is an estimate: the run adds them up at the fitted
+  // values, and the ends of the bar take half or double of the sum.
+  p.scalar_scale = time_at(1, e);
   return p;
+}
+
+ScalarPrices scalar_prices_of(const DeviceSpec &s) {
+  const auto cycles = [](double c) { return static_cast<uint32_t>(std::lround(c)); };
+  return ScalarPrices{cycles(s.scalar_op_cycles),     cycles(s.scalar_divide_cycles),
+                      cycles(s.scalar_block_cycles),  cycles(s.scalar_onchip_cycles),
+                      cycles(s.scalar_sram_cycles),   cycles(s.scalar_gdram_load_ns * s.clock_ghz),
+                      cycles(s.scalar_gdram_store_cycles)};
 }
 
 double launch_overhead_us(const DeviceSpec &s, Estimates e) {

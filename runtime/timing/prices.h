@@ -15,5 +15,8 @@ enum class Estimates { kAsFitted, kLow, kHigh };
 
 Prices prices_of(const DeviceSpec &spec, Estimates estimates = Estimates::kAsFitted);
 double launch_overhead_us(const DeviceSpec &spec, Estimates estimates);
+// What scalar code costs, at the fitted prices: the run charges it, and the
+// replays scale it (Prices::scalar_scale).
+ScalarPrices scalar_prices_of(const DeviceSpec &spec);
 
 }  // namespace mlusim::timing

@@ -100,6 +100,7 @@ struct Core {
   double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
   enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
   bool dirty = false;  // an end it may wait for became known
+  size_t scalar_done = 0;  // 1 + the step whose scalar code the stream ran last
   CoreTiming out;
 };
 
@@ -255,7 +256,8 @@ class Replay {
     k.out.pipe_busy[n.step->pipe] += n.end - std::max(n.start, busy_until);
     busy_until = n.end;
     if (k.traced)
-      k.out.events.push_back(TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end});
+      k.out.events.push_back(
+          TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end, false});
   }
 
   // Forgets the instructions that ended by the stream's time, and before any
@@ -450,6 +452,7 @@ class Replay {
         return;
       }
       const Step &s = (*k.steps)[k.next];
+      if (run_scalar_code(k, s)) continue;  // its time may pass another core's next event
       if (is_instruction(s.kind)) {
         issue(core, k, s);
         if (s.pipe == kIoPipe) until = limit();  // it may have started a transfer
@@ -468,8 +471,21 @@ class Replay {
   // by the step).
   void wait(Core &k, const Step &s, double until) {
     if (until <= k.now) return;
-    if (k.traced) k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until});
+    if (k.traced)
+      k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until, false});
     k.now = until;
+  }
+
+  // The scalar code the run recorded before step s: the stream is busy with
+  // it (other pipes go on with what it issued before). Once per step, however
+  // often the stream comes back to the step (a fence or a full pipe blocks it).
+  bool run_scalar_code(Core &k, const Step &s) {
+    if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return false;
+    k.scalar_done = k.next + 1;
+    const double end = k.now + s.scalar_cycles * prices_.scalar_scale;
+    if (k.traced) k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
+    k.now = end;
+    return true;
   }
 
   void issue(int core, Core &k, const Step &s) {

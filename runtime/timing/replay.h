@@ -34,6 +34,7 @@ struct Prices {
   uint32_t dma_in_flight = 1;
   double gdram_write_extra = 0;
   double gdram_segment_bytes = 0;
+  double scalar_scale = 1;  // the steps' scalar cycles are at the fitted prices
 };
 
 // One instruction (or stretch of waiting) of a traced core, in cycles.
@@ -43,6 +44,7 @@ struct TraceEvent {
   double issue;      // when the stream issued it
   double ready;      // when its pipe took it (start > ready: it waited on a dependency)
   double start, end;
+  bool scalar;  // on the stream's lane: scalar code before `step`
 };
 
 struct CoreSteps {

@@ -18,6 +18,7 @@ enum class EventKind : uint8_t {
   kFence,        // on the stream's lane: the stream waited for pipes to drain
   kBarrier,      // on the stream's lane: the stream waited for other cores
   kStall,        // on the stream's lane: the instruction's pipe queue was full
+  kScalar,       // on the stream's lane: scalar code before the instruction
 };
 
 struct Event {
@@ -54,7 +55,8 @@ struct Launch {
   double cycles_per_us() const { return device.clock_ghz * 1e3; }
 };
 
-// "__bang_add", "__memcpy_async async", "stall: vector queue full (__bang_add)".
+// "__bang_add", "__memcpy_async async", "stall: vector queue full (__bang_add)",
+// "scalar code (before __bang_add)".
 std::string event_name(const Event &e);
 
 }  // namespace mlusim::trace

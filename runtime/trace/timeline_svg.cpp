@@ -20,7 +20,9 @@ constexpr int kShadeLevels = 8;
 // ---- what is painted ---------------------------------------------------------
 
 // Everything a lane shows, one colour each (CSS classes of the document).
-enum Paint : uint8_t { kIo, kMove, kVector, kTensor, kDependency, kFence, kBarrier, kStall, kPaints };
+enum Paint : uint8_t {
+  kIo, kMove, kVector, kTensor, kDependency, kFence, kBarrier, kStall, kScalar, kPaints
+};
 
 struct PaintStyle {
   const char *cls;
@@ -37,6 +39,7 @@ constexpr PaintStyle kStyle[kPaints] = {
     {"fe", "#E69F00", "fence wait (__sync*)", 1, 6},
     {"ba", "#D55E00", "barrier wait", 1, 6},
     {"st", "#F0E442", "stall: pipe queue full", 1, 6},
+    {"sc", "#000000", "scalar code", 1, 6},
 };
 
 constexpr const char *kLaneLabel[kPipeCount + 1] = {"IO", "move", "vector", "tensor", "stream"};
@@ -44,7 +47,12 @@ constexpr const char *kLaneLabel[kPipeCount + 1] = {"IO", "move", "vector", "ten
 constexpr uint8_t kLaneOrder[] = {kStreamLane, kIoPipe, kMovePipe, kVectorPipe, kTensorPipe};
 
 Paint stream_paint(EventKind k) {
-  return k == EventKind::kFence ? kFence : k == EventKind::kBarrier ? kBarrier : kStall;
+  switch (k) {
+    case EventKind::kFence: return kFence;
+    case EventKind::kBarrier: return kBarrier;
+    case EventKind::kScalar: return kScalar;
+    default: return kStall;
+  }
 }
 
 struct Bar {

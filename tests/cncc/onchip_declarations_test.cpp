@@ -55,7 +55,7 @@ TEST(OnchipDeclarations, FileScopeVariableIsTheFilesOwnWithItsInitialValue) {
                    "[[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_table{::mlusim::Space::kNram, \"table\", "
                    "\"p.mlu:1\", &mlusim_init_table}; }"),
             std::string::npos) << t;
-  EXPECT_NE(t.find("o[0] = *(::mlusim::bang::onchip<int [4]>(mlusim_site_table));"), std::string::npos)
+  EXPECT_NE(t.find("*(::mlusim::bang::onchip<int [4]>(mlusim_site_table)));"), std::string::npos)
       << t;
 }
 
@@ -74,7 +74,7 @@ TEST(OnchipDeclarations, ExternDeclarationsReferToTheFilesDefinition) {
   EXPECT_NE(t.find("namespace { [[maybe_unused]] ::mlusim::bang::OnchipSite mlusim_site_nram_buffer{"), std::string::npos)
       << t;
   const std::string instance = "(::mlusim::bang::onchip_array<char >(mlusim_site_nram_buffer, (4096)))";
-  EXPECT_NE(t.find("{ return " + instance + "; }"), std::string::npos) << t;
+  EXPECT_NE(t.find("return " + instance + "; }"), std::string::npos) << t;
   EXPECT_NE(t.find("char *p = " + instance + " + 1;"), std::string::npos) << t;
 }
 
@@ -95,12 +95,9 @@ TEST(OnchipDeclarations, ALocalOrParameterOfTheNameHidesAFileScopeVariable) {
                             "__mlu_func__ void count(T *wram_buffer, int n) { wram_buffer[n] = 1; }\n"
                             "__mlu_func__ void local() { int wram_buffer = 3; wram_buffer += 1; }\n"
                             "__mlu_global__ void k() { count(wram_buffer, 0); }\n");
-  EXPECT_NE(t.find("void count(T *wram_buffer, int n) { wram_buffer[n] = 1; }"), std::string::npos)
-      << t;
-  EXPECT_NE(t.find("void local() { int wram_buffer = 3; wram_buffer += 1; }"), std::string::npos)
-      << t;
-  EXPECT_NE(t.find("void k() { count((::mlusim::bang::onchip_array<float >(mlusim_site_wram_buffer, "
-                   "(64))), 0); }"),
+  EXPECT_NE(t.find("wram_buffer[n]) = 1; }"), std::string::npos) << t;
+  EXPECT_NE(t.find("int wram_buffer = 3; wram_buffer += 1; }"), std::string::npos) << t;
+  EXPECT_NE(t.find("count((::mlusim::bang::onchip_array<float >(mlusim_site_wram_buffer, (64))), 0); }"),
             std::string::npos)
       << t;
 }

@@ -8,7 +8,7 @@ using mlusim::cncc::testing::out;
 
 TEST(Qualifiers, FunctionQualifiersBecomePlainAndInlineFunctions) {
   const std::string t = out("__mlu_global__ void k() {}\n__mlu_func__ int f() { return 1; }\n");
-  EXPECT_NE(t.find("\n void k() {}"), std::string::npos) << t;
+  EXPECT_NE(t.find("\n void k() {"), std::string::npos) << t;
   EXPECT_NE(t.find("inline int f()"), std::string::npos) << t;
   EXPECT_EQ(t.find("__mlu_"), std::string::npos) << t;
 }
@@ -24,7 +24,7 @@ TEST(Qualifiers, DeviceFunctionsAtNamespaceScopeAreTheFilesOwn) {
   const std::string own = "static __attribute__((unused)) inline ";
   EXPECT_NE(t.find(own + "int f();"), std::string::npos) << t;
   EXPECT_NE(t.find("namespace ops { " + own + "int g()"), std::string::npos) << t;
-  EXPECT_NE(t.find("{ " + own + "void v(float *x) {} }"), std::string::npos) << t;
+  EXPECT_NE(t.find("{ " + own + "void v(float *x) {"), std::string::npos) << t;
   EXPECT_NE(t.find("template <typename T> " + own + "T h(T x)"), std::string::npos) << t;
 }
 

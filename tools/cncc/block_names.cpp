@@ -24,28 +24,67 @@ bool is_builtin_type(std::string_view w) {
 
 void BlockNames::step(size_t i) {
   const Token &t = u_[i];
+  const std::string_view w = u_.text(i);
+  if (template_angles_ > 0) {  // "template <typename T, int N>": T names a type there
+    if (w == "<") {
+      ++template_angles_;
+    } else if (w == ">" && --template_angles_ == 0) {
+      template_open_ = true;
+    } else if ((w == "typename" || w == "class") && i + 1 < u_.size() &&
+               u_[i + 1].kind == Kind::kIdent) {
+      template_types_.push_back(Name{std::string(u_.text(i + 1)), 0, kUnscoped});
+    }
+    return;
+  }
   if (t.kind == Kind::kPunct) {
-    const std::string_view w = u_.text(i);
     if (w == ";" && !u_.in_parens(i)) {
       parameters_.clear();  // a prototype's
+      close_template_scope(kUnscoped);  // a template declared without a body
     } else if (w == "{") {
       ++depth_;
       for (Name &p : parameters_) names_.push_back(Name{std::move(p.name), p.value, depth_});
       parameters_.clear();
+      if (template_open_) {  // the template's body: its parameters live as long
+        for (Name &n : template_types_)
+          if (n.depth == kUnscoped) n.depth = depth_;
+        template_open_ = false;
+      }
     } else if (w == "}" && depth_ > 0) {
       while (!names_.empty() && names_.back().depth == depth_) names_.pop_back();
+      close_template_scope(depth_);
       --depth_;
     }
-  } else if (t.kind == Kind::kIdent && !t.system && i + 1 < u_.size() &&
-             u_[i + 1].kind == Kind::kIdent) {
-    const std::string_view w = u_.text(i);
-    if (w == "typename" || w == "class" || w == "struct")
-      type_names_.insert(std::string(u_.text(i + 1)));
+  } else if (t.kind == Kind::kIdent && !t.system) {
+    if (w == "template" && u_.is(i + 1, "<")) {
+      template_angles_ = -1;  // the next token, '<', opens the list
+    } else if (i + 1 < u_.size() && u_[i + 1].kind == Kind::kIdent) {
+      if (w == "class" || w == "struct" || w == "union" || w == "enum" ||
+          (w == "using" && u_.is(i + 2, "=")))  // "using Index = int;"
+        type_names_.insert(std::string(u_.text(i + 1)));
+    }
+  }
+  if (template_angles_ < 0 && w == "<") template_angles_ = 1;
+  // "typedef unsigned int Index;": the name before the ';'.
+  if (t.kind == Kind::kIdent && !t.system && w == "typedef") {
+    typedef_open_ = true;
+  } else if (typedef_open_ && w == ";") {
+    typedef_open_ = false;
+    if (i > 0 && u_[i - 1].kind == Kind::kIdent) type_names_.insert(std::string(u_.text(i - 1)));
   }
 }
 
+void BlockNames::close_template_scope(size_t depth) {
+  if (depth == kUnscoped && !template_open_) return;
+  while (!template_types_.empty() && template_types_.back().depth == depth)
+    template_types_.pop_back();
+  if (depth == kUnscoped) template_open_ = false;
+}
+
 bool BlockNames::is_type(std::string_view w) const {
-  return is_builtin_type(w) || type_names_.count(std::string(w)) != 0;
+  if (is_builtin_type(w) || type_names_.count(std::string(w)) != 0) return true;
+  for (const Name &n : template_types_)
+    if (n.name == w) return true;
+  return false;
 }
 
 bool BlockNames::declares(size_t i) const {

@@ -20,8 +20,9 @@ class BlockNames {
   explicit BlockNames(const Unit &u) : u_(u) {}
 
   // Call for every token in order, before looking at it: opens and closes
-  // blocks, notes the program's template parameters and classes as type
-  // names (not the system headers': thousands, none an on-chip name's type).
+  // blocks, notes the program's classes and typedefs as type names, and its
+  // template parameters for as long as their template lasts (not the system
+  // headers': thousands, none an on-chip name's type).
   void step(size_t i);
 
   // "T name", "T *name", "const T &name": the identifier at i is declared
@@ -47,7 +48,15 @@ class BlockNames {
   std::vector<Name> names_;       // in the open blocks, innermost last
   std::vector<Name> parameters_;  // declared in parentheses, for the next body
   size_t depth_ = 0;              // open blocks
-  std::set<std::string> type_names_;
+  std::set<std::string> type_names_;  // classes, enums, typedefs: for the rest of the file
+  bool typedef_open_ = false;          // between "typedef" and its ';'
+  // Template parameters name types in their template only: from "template <"
+  // to the end of the declaration's body (or its ';').
+  static constexpr size_t kUnscoped = ~size_t{0};  // the body has not opened yet
+  void close_template_scope(size_t depth);
+  std::vector<Name> template_types_;  // innermost last; depth: the body's
+  int template_angles_ = 0;           // inside "template <...>": its '<' nesting
+  bool template_open_ = false;        // parameters waiting for their declaration's body
 };
 
 // Keywords that may stand right before an expression: "return buf[0]" is a

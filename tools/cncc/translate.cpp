@@ -11,7 +11,8 @@ namespace {
 constexpr void (*kPasses[])(Unit &) = {
     rewrite_function_qualifiers,
     rewrite_onchip_declarations,  // fills unit.onchip
-    check_scalar_subscripts,      // reads unit.onchip
+    count_scalar_work,            // reads unit.onchip; its braces open before any access
+    wrap_scalar_accesses,         // reads unit.onchip
     rewrite_launches,
     translate_inline_assembly,
     rewrite_device_printf,

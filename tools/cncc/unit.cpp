@@ -43,6 +43,11 @@ std::string Unit::where(size_t i) const {
   return lexed_.files[static_cast<size_t>(tokens_[i].file)] + ":" + std::to_string(tokens_[i].line);
 }
 
+size_t Unit::column(size_t i) const {
+  const size_t newline = text_.rfind('\n', tokens_[i].begin == 0 ? 0 : tokens_[i].begin - 1);
+  return tokens_[i].begin - (newline == std::string_view::npos ? 0 : newline + 1) + 1;
+}
+
 std::string Unit::span(size_t first, size_t last) const {
   std::string out;
   for (size_t k = first; k < last; ++k) {

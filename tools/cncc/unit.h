@@ -61,6 +61,8 @@ class Unit {
   size_t matching(size_t i) const;
   // "p.mlu:12": the user's file and line of token i.
   std::string where(size_t i) const;
+  // Token i's column in the preprocessed text (1 for the first).
+  size_t column(size_t i) const;
   // Tokens [first, last) on one line: spacing kept as one blank, linemarkers
   // (the preprocessor puts them around macros from system headers) dropped.
   std::string span(size_t first, size_t last) const;

@@ -82,10 +82,10 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
 }
 
 namespace mlusim::detail {
-// A scalar load (write false) or store of `bytes` at p in `space`: bounds, the
-// async hazard of scalar code, the race log of shared memory. A GDRAM access
-// is a one-element transfer on the IO pipe, an SRAM one on the move pipe, and
-// the stream waits for a load's value; an NRAM access is scalar code (free).
+// A scalar load (write false) or store of `bytes` at p in `space`: bounds and
+// alignment, then what any scalar access of kernel code is (detail/scalar_code.h):
+// charged by the space it lies in, checked against unfenced async copies,
+// logged for the race check in GDRAM and shared SRAM.
 void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write);
 }  // namespace mlusim::detail
 

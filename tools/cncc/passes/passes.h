@@ -13,9 +13,12 @@ void rewrite_function_qualifiers(Unit &unit);
 // core's instance, and every use of a file-scope one (onchip_declarations.cpp).
 // Fills unit.onchip.
 void rewrite_onchip_declarations(Unit &unit);
-// buf[i] of a declared on-chip array -> scalar_at("p.mlu:7", buf[i])
-// (scalar_subscripts.cpp). Reads unit.onchip.
-void check_scalar_subscripts(Unit &unit);
+// Each block of device code charges its scalar arithmetic first:
+// { ::mlusim::bang::scalar_work(ops, divides); ... (scalar_work.cpp). Reads unit.onchip.
+void count_scalar_work(Unit &unit);
+// p[i], *p, p->f in device code -> scalar_at("p.mlu:7", p[i]) and the store
+// and update forms (scalar_accesses.cpp). Reads unit.onchip.
+void wrap_scalar_accesses(Unit &unit);
 // kernel<<<dim, type, queue>>>(args) -> mlusim::bang::launch (launches.cpp).
 void rewrite_launches(Unit &unit);
 // asm("sync;") and the other MLISA instructions of mlisa.h in device code ->

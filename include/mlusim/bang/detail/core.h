@@ -112,6 +112,42 @@ inline bool inside_declared(const DeclaredEnds &d, size_t off, size_t bytes) {
 // The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
 constexpr int kMpuCoreId = 0x80;
 
+// What scalar kernel code costs on the launch's device, in core cycles
+// (docs/cost_model.md; runtime/timing/prices.h derives them from the device).
+struct ScalarPrices {
+  uint32_t op = 0;           // an arithmetic, logic or compare operator
+  uint32_t divide = 0;       // a division, remainder or costly math function
+  uint32_t block = 0;        // entering a block: a loop iteration, a taken branch, a call
+  uint32_t onchip = 0;       // a load or store of NRAM, WRAM or the stack
+  uint32_t sram = 0;         // a load or store of SRAM
+  uint32_t gdram_load = 0;   // a GDRAM load: the stream waits for the value
+  uint32_t gdram_store = 0;  // a GDRAM store
+};
+
+// Addresses [lo, lo + bytes) a core classified last: a GDRAM allocation, or a
+// stretch between allocations that holds no device memory (the stack, say).
+struct AddressRange {
+  uintptr_t lo = 0, bytes = 0;
+  bool holds(uintptr_t a) const { return a - lo < bytes; }
+};
+
+// The run of accesses one site of scalar code is making in memory other cores
+// share (GDRAM, a UNION launch's SRAM): the same element again, or one more at
+// a constant stride (the second access sets it). Merged as the code runs and
+// logged for the race check when it breaks, at a barrier and at the task's end
+// (runtime/bang/scalar_code.cpp).
+struct ScalarRun {
+  const char *site = nullptr;  // what keys it: the access's own string (null: no run)
+  const char *where;           // its line in reports, or null
+  const char *op;              // how reports name it
+  Segments range;
+  uint64_t seq;  // the core's instruction count when it began
+  Space space;
+  bool write;
+};
+constexpr int kScalarRuns = 4;  // sites a scalar loop may interleave without a break
+constexpr int kRecentAllocations = 4;  // GDRAM allocations a core remembers for scalar code
+
 struct CoreContext {
   // BANG built-in variables of the task this core is running.
   int task_id = 0, task_dim = 1;
@@ -147,6 +183,19 @@ struct CoreContext {
   // What the stream did, in program order, for the timing model.
   std::vector<Step> steps;
   uint64_t issued = 0;  // instructions issued (names them in hazard messages)
+  // Scalar code since the last recorded step, in cycles at scalar_prices, and
+  // its NRAM accesses apart (a counter of their own keeps a loop's two
+  // additions from waiting on each other): the next step carries them
+  // (Step::scalar_cycles).
+  uint64_t scalar_cycles = 0, scalar_nram_accesses = 0;
+  ScalarPrices scalar_prices{};
+  // Where the last scalar accesses outside NRAM fell (a launch's allocations
+  // do not change while it runs): the GDRAM allocations, newest first (a loop
+  // over two arrays finds both in the first two), and the last stretch
+  // without device memory.
+  AddressRange recent_gdram[kRecentAllocations], last_elsewhere;
+  ScalarRun scalar_runs[kScalarRuns];  // not yet logged, for the race check
+  int next_scalar_run = 0;             // the one a new site takes
 
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
@@ -218,8 +267,10 @@ constexpr Pipe kScalarCode = static_cast<Pipe>(kPipeCount + 1);
 // copy of another pipe than `own`: the copy's destination, or for a write its source.
 void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
                   Pipe own);
+// Logs an access to shared memory for the race check: `op` at `where` (may
+// be null), the core's instruction `seq`.
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
-                          bool atomic, const char *op);
+                          bool atomic, const char *op, const char *where, uint64_t seq);
 // Faults when an async copy (writing `dst`, reading `src`) meets a vector or
 // tensor instruction no fence has ordered before it: the copy reads what the
 // instruction writes, or writes what it reads or writes.
@@ -230,7 +281,8 @@ void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
 // launches the cluster's SRAM), for the race check (runtime/race_check.h).
 inline void log_shared(CoreContext &c, Space space, const Segments &range, bool write,
                        bool atomic, const char *op) {
-  if (c.access_log != nullptr) append_shared_access(c, space, range, write, atomic, op);
+  if (c.access_log != nullptr)
+    append_shared_access(c, space, range, write, atomic, op, c.where, c.issued + 1);
 }
 }  // namespace detail
 
@@ -307,6 +359,9 @@ inline void record(CoreContext &c, const Step &step) {
   if (c.steps.size() == c.steps.capacity()) [[unlikely]]
     detail::grow_steps(c);
   c.steps.push_back(step);
+  c.steps.back().scalar_cycles =
+      static_cast<float>(c.scalar_cycles + c.scalar_nram_accesses * c.scalar_prices.onchip);
+  c.scalar_cycles = c.scalar_nram_accesses = 0;
 }
 
 // Records one instruction for the timing model (runtime/timing/replay.h), which
@@ -380,17 +435,6 @@ struct TensorOperand {
 // computes the result right after the call: the next instruction sees it.
 void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,
                   double macs, MatrixRate rate);
-
-void scalar_hazard(const CoreContext &c, const void *p, size_t bytes, bool write);
-
-// Scalar kernel code (an NRAM/SRAM/GDRAM subscript) touching [p, p + bytes):
-// a hazard when an unfenced async copy still writes that range, or, for a
-// write, still reads it. One load and one compare when nothing is in flight;
-// a no-op outside a kernel.
-inline void check_scalar_access(const void *p, size_t bytes, bool write) {
-  const CoreContext *c = tls_core;
-  if (c != nullptr && !c->pending.empty()) scalar_hazard(*c, p, bytes, write);
-}
 
 }  // namespace detail
 }  // namespace mlusim

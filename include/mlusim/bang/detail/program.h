@@ -1,8 +1,7 @@
 // What mlusim-cncc's translation of a .mlu file calls: on-chip variables
 // declared with __nram__ / __wram__ / __mlu_shared__ / __ldram__, the
 // kernel<<<dim, type, queue>>>(args) launch, the source line of the intrinsic a
-// core is running (for fault messages), and the async-hazard check of scalar
-// subscripts of on-chip arrays.
+// core is running (for fault messages), and scalar code (detail/scalar_code.h).
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
@@ -22,6 +21,7 @@
 
 #include "cnrt.h"
 #include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/scalar_code.h"
 
 namespace mlusim::bang {
 
@@ -94,42 +94,6 @@ void assign(T &var, const V &value) {
 // Marks the .mlu line of the intrinsic the core is about to run.
 inline void at(const char *where) {
   if (detail::tls_core != nullptr) detail::tls_core->where = where;
-}
-
-// Cold half of scalar_at: a copy is in flight, so check the access with its
-// .mlu line standing in for the running intrinsic's in a fault message.
-[[gnu::cold, gnu::noinline]] inline void check_scalar_access_at(const char *where, const void *p,
-                                                               size_t bytes, bool write) {
-  CoreContext &c = *detail::tls_core;
-  const char *running = c.where;
-  c.where = where;
-  detail::check_scalar_access(p, bytes, write);
-  c.where = running;
-}
-
-// `buf[i]` of a declared on-chip array in a .mlu kernel (mlusim-cncc wraps the
-// subscript): faults when an unfenced async copy still writes the element,
-// which the board's scalar code would read before the copy lands (or see its
-// store overwritten by the copy). A reference cannot tell a read from a write,
-// so every access is checked against the copies' destinations; scalar_store_at
-// (the translator saw an assignment) also against their sources. When nothing
-// is in flight: one TLS load and one compare.
-template <bool kStore, typename T>
-inline T &checked_element(const char *where, T &element) {
-  const CoreContext *c = detail::tls_core;
-  if (c != nullptr && !c->pending.empty()) [[unlikely]]  // only the address counts: cv dropped
-    check_scalar_access_at(where, const_cast<const void *>(static_cast<const volatile void *>(
-                                      std::addressof(element))),
-                           sizeof(T), kStore);
-  return element;
-}
-template <typename T>
-inline T &scalar_at(const char *where, T &element) {
-  return checked_element<false>(where, element);
-}
-template <typename T>
-inline T &scalar_store_at(const char *where, T &element) {
-  return checked_element<true>(where, element);
 }
 
 // Runs a translated kernel<<<dim, type, queue>>>(args) launch. Errors are

@@ -1,10 +1,11 @@
 // What a core's instruction stream did, as the timing model needs it. The
 // functional run computes every result at once, in program order, and records
-// one Step per instruction (and per fence, barrier, stretch of scalar code):
-// what it costs and which memory it touches. Simulated time is worked out after
-// the launch for all cores together (runtime/timing/replay.h), so that GDRAM
-// bandwidth is shared in time, barriers meet, and the same steps can be priced
-// again with other constants (the error bars of docs/cost_model.md).
+// one Step per instruction (and per fence and barrier): what it costs, which
+// memory it touches, and the scalar code the stream ran before it. Simulated
+// time is worked out after the launch for all cores together
+// (runtime/timing/replay.h), so that GDRAM bandwidth is shared in time,
+// barriers meet, and the same steps can be priced again with other constants
+// (the error bars of docs/cost_model.md).
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
@@ -91,6 +92,12 @@ struct Step {
   Pipe pipe = kVectorPipe;
   bool async = false;
   uint8_t rate = 0;
+  // Scalar code the stream ran before issuing this step, in cycles at the
+  // fitted prices (every one an estimate: the error bar's replays scale it).
+  float scalar_cycles = 0;
 };
+// Steps are kept per instruction for a whole launch: the scalar time fills
+// what was padding.
+static_assert(sizeof(Step) == 96, "a Step grew: every launch keeps one per instruction");
 
 }  // namespace mlusim

@@ -1,0 +1,158 @@
+// Scalar kernel code as mlusim-cncc's translation shows it to the simulated
+// core (docs/bang_c.md): every element a .mlu kernel reads or writes through a
+// subscript, a pointer or a member of a pointer, wrapped in scalar_at /
+// scalar_store_at / scalar_update_at, and every block of device code opened
+// by scalar_work with the operators it computes. Each access is classified
+// by its address (the core's NRAM, WRAM, its cluster's SRAM, GDRAM through
+// the launch's allocation snapshot, else the stack or other host memory)
+// and charged in cycles that the next recorded step carries into the timing
+// model; it faults when an unfenced async copy owns its bytes; GDRAM and
+// SRAM accesses join the race check's log. An NRAM access costs a thread-local
+// load, two compares and an add on the host.
+#pragma once
+
+// Internal to mlusim (the simulated core and the translator's target): kernels
+// include <bang.h>, the simulator's own sources are built with MLUSIM_INTERNAL.
+#if !defined(MLUSIM_BANG_H_) && !defined(MLUSIM_INTERNAL)
+#error "mlusim/bang/detail/ headers are internal: include <bang.h>"
+#endif
+
+#include <memory>
+#include <type_traits>
+
+#include "mlusim/bang/detail/core.h"
+
+namespace mlusim::detail {
+
+// What a scalar access does with the element: reads it, writes it, or both
+// (a compound assignment or an increment).
+enum ScalarAccess : unsigned { kScalarLoad = 1, kScalarStore = 2, kScalarUpdate = 3 };
+
+// How scalar code names itself where an instruction's name would stand (the
+// race check's reports, the hazard messages).
+inline constexpr const char kScalarCodeOp[] = "scalar code";
+
+// An access outside the core's NRAM and the GDRAM allocation of the last one:
+// classified, charged, logged for the race check when it touches memory other
+// cores share. `op` names it in reports, `where` (may be null) its line.
+void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr_t address,
+                      size_t bytes, unsigned access);
+// An access of shared memory that does not go on with its site's run: logs
+// the run the site (or the slot it takes) had, and starts a new one.
+void scalar_run_break(CoreContext &c, const char *op, const char *where, uintptr_t address,
+                      size_t bytes, bool write, Space space);
+// Logs every run not yet logged: before a barrier, at the task's end.
+void flush_scalar_runs(CoreContext &c);
+inline void forget_scalar_runs(CoreContext &c) {  // a faulted task's
+  for (ScalarRun &r : c.scalar_runs) r.site = nullptr;
+}
+// An access while async copies are in flight: faults when one of them owns the
+// bytes (writes them, or for a write also reads them).
+[[gnu::cold]] void scalar_in_flight(CoreContext &c, const char *where, uintptr_t address,
+                                    size_t bytes, bool write);
+
+// The run of `site` goes on with the element at `address`: the same one again,
+// the next at the run's stride, or (its second access) the one that sets it.
+inline bool continues_run(CoreContext &c, const char *site, uintptr_t address, size_t bytes) {
+  for (ScalarRun &r : c.scalar_runs) {
+    if (r.site != site) continue;
+    Segments &s = r.range;
+    const uintptr_t last = s.lo + (s.count - 1) * s.stride;
+    if (address == last) return true;
+    if (s.count > 1 && address == last + s.stride) {
+      ++s.count;
+      return true;
+    }
+    if (s.count == 1 && address >= last + bytes) {
+      s.stride = address - s.lo;
+      s.count = 2;
+      return true;
+    }
+    return false;
+  }
+  return false;
+}
+
+// The element at `address`, `bytes` long, accessed by scalar code of the
+// calling core: charged, checked, logged. NRAM and the GDRAM allocation the
+// last access fell in are inline; `site` keys the race check's run (each
+// translated access has its own string; null `where` leaves `op`).
+template <unsigned kAccess>
+[[gnu::always_inline]] inline void scalar_touch(CoreContext &c, const char *op, const char *where,
+                                                uintptr_t address, size_t bytes) {
+  if (address - reinterpret_cast<uintptr_t>(c.nram) < c.nram_capacity) [[likely]] {
+    c.scalar_nram_accesses += kAccess == kScalarUpdate ? 2 : 1;
+  } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
+    c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
+                       ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
+    const char *site = where != nullptr ? where : op;
+    if (c.access_log != nullptr && !continues_run(c, site, address, bytes))
+      scalar_run_break(c, op, where, address, bytes, (kAccess & kScalarStore) != 0,
+                       Space::kGdram);
+  } else {
+    scalar_elsewhere(c, op, where, address, bytes, kAccess);
+  }
+  if (!c.pending.empty()) [[unlikely]]
+    scalar_in_flight(c, where, address, bytes, (kAccess & kScalarStore) != 0);
+}
+
+// An lvalue of kernel code: the same lvalue, seen by the core. An array (a
+// row of a 2-D array, an array member) is no access: its elements are. A
+// value (an operator[] that returns one) passes through.
+template <unsigned kAccess, typename T>
+[[gnu::always_inline]] constexpr decltype(auto) scalar_element(const char *where, T &&element) {
+  using Element = std::remove_reference_t<T>;
+  if constexpr (!std::is_lvalue_reference_v<T>) {
+    return Element(static_cast<T &&>(element));
+  } else {
+    if constexpr (!std::is_array_v<Element> && !std::is_function_v<Element>) {
+      if (!std::is_constant_evaluated()) {
+        if (CoreContext *c = tls_core; c != nullptr) [[likely]]  // null: host code
+          scalar_touch<kAccess>(*c, kScalarCodeOp, where,
+                                reinterpret_cast<uintptr_t>(std::addressof(element)),
+                                sizeof(Element));
+      }
+      // A volatile element read is its value, read here once: "(void)*flag;"
+      // reads it, which a discarded reference returned by a call would not.
+      if constexpr (std::is_volatile_v<Element> && std::is_scalar_v<Element> &&
+                    kAccess == kScalarLoad)
+        return std::remove_cv_t<Element>(element);
+      else
+        return static_cast<T>(element);
+    } else {
+      return static_cast<T>(element);
+    }
+  }
+}
+
+}  // namespace mlusim::detail
+
+namespace mlusim::bang {
+
+// `p[i]`, `*p`, `p->f` read by .mlu kernel code (mlusim-cncc wraps them) ...
+template <typename T>
+constexpr decltype(auto) scalar_at(const char *where, T &&element) {
+  return detail::scalar_element<detail::kScalarLoad>(where, static_cast<T &&>(element));
+}
+// ... assigned to: `p[i] = x` ...
+template <typename T>
+constexpr decltype(auto) scalar_store_at(const char *where, T &&element) {
+  return detail::scalar_element<detail::kScalarStore>(where, static_cast<T &&>(element));
+}
+// ... read and written: `p[i] += x`, `++*p`.
+template <typename T>
+constexpr decltype(auto) scalar_update_at(const char *where, T &&element) {
+  return detail::scalar_element<detail::kScalarUpdate>(where, static_cast<T &&>(element));
+}
+
+// A block of device code begins: it computes `ops` operators and `divides`
+// divisions (or costly math calls), and entering it is a taken branch.
+[[gnu::always_inline]] constexpr void scalar_work(unsigned ops, unsigned divides) {
+  if (std::is_constant_evaluated()) return;
+  if (CoreContext *c = detail::tls_core; c != nullptr) {
+    const ScalarPrices &p = c->scalar_prices;
+    c->scalar_cycles += p.block + ops * p.op + divides * p.divide;
+  }
+}
+
+}  // namespace mlusim::bang

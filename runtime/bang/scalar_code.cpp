@@ -1,0 +1,120 @@
+// Scalar kernel code outside the fast paths of include/mlusim/bang/detail/scalar_code.h:
+// which memory an access lies in, what it costs, the runs it makes for the
+// race check; and the async hazard of any scalar access.
+#include <algorithm>
+
+#include "mlusim/bang/detail/scalar_code.h"
+
+namespace mlusim::detail {
+namespace {
+
+enum class Place { kSram, kWram, kGdram, kElsewhere };
+
+// The GDRAM allocation holding `a`, or the stretch between two allocations
+// (no device memory: the stack, the host's own data) that does.
+AddressRange classify(const GdramSnapshot &allocations, uintptr_t a, bool *gdram) {
+  const auto after = std::upper_bound(allocations.begin(), allocations.end(), a,
+                                      [](uintptr_t x, const GdramRange &r) { return x < r.begin; });
+  const uintptr_t gap_end = after == allocations.end() ? UINTPTR_MAX : after->begin;
+  if (after != allocations.begin()) {
+    const GdramRange &before = *std::prev(after);
+    *gdram = a < before.end;
+    if (*gdram) return AddressRange{before.begin, before.end - before.begin};
+    return AddressRange{before.end, gap_end - before.end};
+  }
+  *gdram = false;
+  return AddressRange{0, gap_end};
+}
+
+Place place_of(CoreContext &c, uintptr_t a) {
+  if (a - reinterpret_cast<uintptr_t>(c.sram) < c.sram_capacity) return Place::kSram;
+  if (a - reinterpret_cast<uintptr_t>(c.wram) < c.wram_capacity) return Place::kWram;
+  if (c.last_elsewhere.holds(a)) return Place::kElsewhere;
+  AddressRange *const end = std::end(c.recent_gdram);
+  AddressRange *hit = std::find_if(std::begin(c.recent_gdram), end,
+                                   [a](const AddressRange &r) { return r.holds(a); });
+  AddressRange range;
+  if (hit != end) {
+    range = *hit;
+  } else {
+    bool gdram = false;
+    range = classify(*c.gdram, a, &gdram);
+    if (!gdram) {
+      c.last_elsewhere = range;
+      return Place::kElsewhere;
+    }
+    hit = end - 1;  // the oldest makes room
+  }
+  // Newest first: the inline check looks at the first two.
+  std::move_backward(std::begin(c.recent_gdram), hit, hit + 1);
+  c.recent_gdram[0] = range;
+  return Place::kGdram;
+}
+
+void log_run(CoreContext &c, const ScalarRun &r) {
+  append_shared_access(c, r.space, r.range, r.write, false, r.op, r.where, r.seq);
+}
+
+// An access to memory other cores share goes on with its site's run, or
+// starts one.
+void extend_run(CoreContext &c, const char *op, const char *where, uintptr_t a, size_t bytes,
+                unsigned access, Space space) {
+  const char *site = where != nullptr ? where : op;
+  if (c.access_log != nullptr && !continues_run(c, site, a, bytes))
+    scalar_run_break(c, op, where, a, bytes, (access & kScalarStore) != 0, space);
+}
+
+}  // namespace
+
+void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr_t address,
+                      size_t bytes, unsigned access) {
+  const ScalarPrices &price = c.scalar_prices;
+  const uint64_t times = access == kScalarUpdate ? 2 : 1;
+  switch (place_of(c, address)) {
+    case Place::kSram:
+      c.scalar_cycles += times * price.sram;
+      // The cluster's cores and memory core share it in UNION launches; a
+      // BLOCK task has it to itself.
+      if (c.launch->is_union) extend_run(c, op, where, address, bytes, access, Space::kSram);
+      return;
+    case Place::kGdram:
+      c.scalar_cycles += ((access & kScalarLoad) != 0 ? price.gdram_load : 0) +
+                         ((access & kScalarStore) != 0 ? price.gdram_store : 0);
+      extend_run(c, op, where, address, bytes, access, Space::kGdram);
+      return;
+    case Place::kWram:
+    case Place::kElsewhere:  // the stack: the device keeps it in NRAM
+      c.scalar_cycles += times * price.onchip;
+      return;
+  }
+}
+
+void scalar_run_break(CoreContext &c, const char *op, const char *where, uintptr_t address,
+                      size_t bytes, bool write, Space space) {
+  const char *site = where != nullptr ? where : op;
+  ScalarRun *slot = std::find_if(std::begin(c.scalar_runs), std::end(c.scalar_runs),
+                                 [site](const ScalarRun &r) { return r.site == site; });
+  if (slot == std::end(c.scalar_runs)) {  // a site of its own: the slots take turns
+    slot = &c.scalar_runs[c.next_scalar_run];
+    c.next_scalar_run = (c.next_scalar_run + 1) % kScalarRuns;
+  }
+  if (slot->site != nullptr) log_run(c, *slot);
+  *slot = ScalarRun{site, where, op, Segments{address, bytes, bytes, 1}, c.issued + 1, space, write};
+}
+
+void flush_scalar_runs(CoreContext &c) {
+  for (ScalarRun &r : c.scalar_runs) {
+    if (r.site != nullptr && c.access_log != nullptr) log_run(c, r);
+    r.site = nullptr;
+  }
+}
+
+void scalar_in_flight(CoreContext &c, const char *where, uintptr_t address, size_t bytes,
+                      bool write) {
+  const char *running = c.where;
+  c.where = where;
+  hazard_check(c, kScalarCodeOp, Segments{address, bytes, bytes, 1}, write, kScalarCode);
+  c.where = running;
+}
+
+}  // namespace mlusim::detail
