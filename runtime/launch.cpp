@@ -351,6 +351,9 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
     else if (!race.empty())
       fault = fmt::format("kernel '{}': {}", p.name, race);
   }
+  // A memory core's NRAM and WRAM instructions take no time; this needs the
+  // launch's shared state, which dies with this frame.
+  if (fault.empty()) drop_skipped_steps(cores);
   for (CoreContext &c : cores) c.access_log = nullptr;  // the logs die with race_check
   if (!fault.empty() && schedule.reproducible())
     fault += fmt::format(" [schedule {}: MLUSIM_SCHEDULE={} runs it again]", schedule.name(),
@@ -437,7 +440,6 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
-  drop_skipped_steps(cores);  // a memory core's NRAM and WRAM instructions take no time
   const LaunchTiming timing = time_launch(steps_of(name, cores), spec);
   const mlusimReport_t report = make_report(name, spec, cores, timing);
   trace::collect(name, spec, report, q->now_us, cores, timing.cores);
