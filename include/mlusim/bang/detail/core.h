@@ -85,7 +85,8 @@ struct LaunchShared {
   bool is_union = false;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
-  // A memory core skipped an instruction that needs NRAM or WRAM (noted once).
+  // A memory core skipped an instruction that needs NRAM or WRAM, or a barrier
+  // of the compute cores alone (noted once per launch).
   std::atomic<bool> memory_core_skipped{false};
 };
 
