@@ -12,6 +12,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // border_align_backward_watchdog_test covers them; the fuzzer keeps to 64.
   const int pool_size = std::min(call.count(1, 10), 64);
   const double extent = std::max(h, w) + 2.0;
+  const double points =
+      4.0 * std::max(n, 0) * std::max(k, 0) * std::max(c, 0) * (pool_size + 1.0);
+  if (points > fuzz::kMaxSteps) return 0;
   mluOpTensorDescriptor_t grad_output_desc =
       call.tensor(MLUOP_LAYOUT_NHWC, dtype, {n, k, 4, c});
   mluOpTensorDescriptor_t boxes_desc = call.tensor(MLUOP_LAYOUT_ARRAY, dtype, {n, k, 4});

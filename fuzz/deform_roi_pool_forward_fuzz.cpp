@@ -1,6 +1,26 @@
 // mluOpDeformRoiPoolForward: input [B,H,W,C], rois [R,5], offset [R,2,ph,pw] or
 // NULL -> output [R,ph,pw,C].
+#include <cmath>
+
 #include "fuzz/harness.h"
+
+namespace {
+
+// The most samples a valid call can pool: rois x ph x pw bins, each of a grid
+// of sampling_ratio^2, or with sampling_ratio 0 of ceil(roi extent / bins)^2
+// (a roi spans at most `extent` before scaling). A bin costs one sample more.
+double work_bound(int rois, int ph, int pw, int sampling_ratio, float spatial_scale,
+                  double extent) {
+  if (rois <= 0 || ph <= 0 || pw <= 0 || sampling_ratio < 0) return 0;  // rejected by the host
+  const double scaled = extent * std::fabs(spatial_scale);
+  const auto grid = [&](int bins) {
+    if (sampling_ratio > 0) return static_cast<double>(sampling_ratio);
+    return std::isnan(scaled) ? 0.0 : std::ceil(scaled / bins);
+  };
+  return static_cast<double>(rois) * ph * pw * (1 + grid(ph) * grid(pw));
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::Call call(data, size);
@@ -19,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mluOpHandle_t handle = call.handle();
   // Batch indices and corners both drawn around the map: some rois fall off it.
   const double extent = (std::max(h, w) + 2.0) / 0.25;
+  if (work_bound(rois, ph, pw, sampling_ratio, spatial_scale, extent + 2) > fuzz::kMaxSteps) return 0;
   const void *input = call.pointer(input_desc, fuzz::Role::kInput);
   const void *rois_data = call.pointer(rois_desc, fuzz::Role::kInput, {-2, extent});
   const void *offset = with_offset ? call.pointer(offset_desc, fuzz::Role::kInput) : nullptr;

@@ -84,6 +84,11 @@ class Call {
 // a * b * ..., saturated to int's range: dims computed from edge values stay defined.
 int product(std::initializer_list<int> factors);
 
+// The most elementary steps (samples, border points) a target lets one call
+// take. A valid call past it runs correctly, only for minutes under ASan, where
+// libFuzzer takes it for a hang: targets do not make such calls.
+inline constexpr double kMaxSteps = 1 << 15;
+
 // The statuses every operator entry point documents.
 inline constexpr std::initializer_list<mluOpStatus_t> kOperatorStatuses = {
     MLUOP_STATUS_SUCCESS, MLUOP_STATUS_BAD_PARAM, MLUOP_STATUS_NOT_SUPPORTED,
