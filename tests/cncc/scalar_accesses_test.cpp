@@ -139,4 +139,21 @@ TEST(ScalarAccesses, HostCodeIsLeftAlone) {
   EXPECT_EQ(out(src), user(src));
 }
 
+// An alias declared in a function body names a type in that body only: a
+// header's "using S = ...;" made mlu-ops' "S * (T + 1)" (S and T int
+// parameters) a dereference. One declared in a namespace stays a type.
+TEST(ScalarAccesses, AnAliasInABodyEndsWithItsBody) {
+  const std::string t = out("inline float g() { using S = float; S x = 1; return x; }\n"
+                            "__mlu_func__ void f(int *q, int S, int T) {\n"
+                            "  int n = S * (T + 1); q[0] = n; }\n");
+  EXPECT_EQ(line_of(t, "  int n"), "  int n = S * (T + 1); S(q[0]) = n; }");
+}
+
+TEST(ScalarAccesses, AnAliasInANamespaceStaysAType) {
+  const std::string t = out("namespace a { using Index = int; }\n"
+                            "namespace a { __mlu_func__ void f(int *q) {\n"
+                            "  Index *p = q; *p = 1; } }\n");
+  EXPECT_EQ(line_of(t, "  Index"), "  Index *p = q; S(*p) = 1; } }");
+}
+
 }  // namespace

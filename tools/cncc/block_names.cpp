@@ -42,6 +42,8 @@ void BlockNames::step(size_t i) {
       close_template_scope(kUnscoped);  // a template declared without a body
     } else if (w == "{") {
       ++depth_;
+      namespace_blocks_.push_back(opens_namespace(i));
+      if (!namespace_blocks_.back()) ++bodies_;
       for (Name &p : parameters_) names_.push_back(Name{std::move(p.name), p.value, depth_});
       parameters_.clear();
       if (template_open_) {  // the template's body: its parameters live as long
@@ -51,6 +53,9 @@ void BlockNames::step(size_t i) {
       }
     } else if (w == "}" && depth_ > 0) {
       while (!names_.empty() && names_.back().depth == depth_) names_.pop_back();
+      while (!local_types_.empty() && local_types_.back().depth == depth_) local_types_.pop_back();
+      if (!namespace_blocks_.back()) --bodies_;
+      namespace_blocks_.pop_back();
       close_template_scope(depth_);
       --depth_;
     }
@@ -58,9 +63,10 @@ void BlockNames::step(size_t i) {
     if (w == "template" && u_.is(i + 1, "<")) {
       template_angles_ = -1;  // the next token, '<', opens the list
     } else if (i + 1 < u_.size() && u_[i + 1].kind == Kind::kIdent) {
-      if (w == "class" || w == "struct" || w == "union" || w == "enum" ||
-          (w == "using" && u_.is(i + 2, "=")))  // "using Index = int;"
+      if (w == "class" || w == "struct" || w == "union" || w == "enum")
         type_names_.insert(std::string(u_.text(i + 1)));
+      else if (w == "using" && u_.is(i + 2, "="))  // "using Index = int;"
+        declare_type(u_.text(i + 1));
     }
   }
   if (template_angles_ < 0 && w == "<") template_angles_ = 1;
@@ -69,8 +75,22 @@ void BlockNames::step(size_t i) {
     typedef_open_ = true;
   } else if (typedef_open_ && w == ";") {
     typedef_open_ = false;
-    if (i > 0 && u_[i - 1].kind == Kind::kIdent) type_names_.insert(std::string(u_.text(i - 1)));
+    if (i > 0 && u_[i - 1].kind == Kind::kIdent) declare_type(u_.text(i - 1));
   }
+}
+
+void BlockNames::declare_type(std::string_view name) {
+  if (bodies_ > 0) local_types_.push_back(Name{std::string(name), 0, depth_});
+  else type_names_.insert(std::string(name));
+}
+
+// "namespace a::b {", "namespace {", "extern "C" {": not a body.
+bool BlockNames::opens_namespace(size_t brace) const {
+  size_t k = brace;
+  while (k > 0 && (u_[k - 1].kind == Kind::kIdent || u_.is(k - 1, "::")) &&
+         u_.text(k - 1) != "namespace")
+    --k;
+  return k > 0 && (u_.text(k - 1) == "namespace" || u_[k - 1].kind == Kind::kLiteral);
 }
 
 void BlockNames::close_template_scope(size_t depth) {
@@ -83,6 +103,8 @@ void BlockNames::close_template_scope(size_t depth) {
 bool BlockNames::is_type(std::string_view w) const {
   if (is_builtin_type(w) || type_names_.count(std::string(w)) != 0) return true;
   for (const Name &n : template_types_)
+    if (n.name == w) return true;
+  for (const Name &n : local_types_)
     if (n.name == w) return true;
   return false;
 }

@@ -34,8 +34,8 @@ class BlockNames {
   // The value of the innermost declaration of `name` in an open block.
   std::optional<int> find(const std::string &name) const;
 
-  // A type: built-in or fixed-width ("_t"), half, or a template parameter or
-  // class declared so far.
+  // A type: built-in or fixed-width ("_t"), half, or a template parameter,
+  // class or alias in scope.
   bool is_type(std::string_view w) const;
 
  private:
@@ -48,7 +48,15 @@ class BlockNames {
   std::vector<Name> names_;       // in the open blocks, innermost last
   std::vector<Name> parameters_;  // declared in parentheses, for the next body
   size_t depth_ = 0;              // open blocks
-  std::set<std::string> type_names_;  // classes, enums, typedefs: for the rest of the file
+  std::set<std::string> type_names_;  // classes, enums, file- and namespace-scope aliases
+  // Aliases ("using S = Space;", typedefs) declared in a function or class
+  // body name a type to the end of that body only: a header's local "using C"
+  // must not make "C * n" a pointer declaration in the program's code.
+  std::vector<Name> local_types_;       // innermost last
+  std::vector<bool> namespace_blocks_;  // per open block: a namespace's (or extern "C")
+  size_t bodies_ = 0;                   // open blocks that are not namespaces'
+  bool opens_namespace(size_t brace) const;
+  void declare_type(std::string_view name);
   bool typedef_open_ = false;          // between "typedef" and its ';'
   // Template parameters name types in their template only: from "template <"
   // to the end of the declaration's body (or its ';').
