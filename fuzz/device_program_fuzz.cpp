@@ -149,10 +149,6 @@ class Decoder {
     o.src_stride = 64 * in_.ConsumeIntegralInRange(0, 8);
     if (in_.ConsumeIntegralInRange(0, 63) == 0) o.segnum = in_.PickValueInArray({-1, INT_MAX});
     if (in_.ConsumeIntegralInRange(0, 63) == 0) o.dst_stride = in_.ConsumeIntegral<int32_t>();
-    // Known, left open (docs/sanitizers_and_fuzzing.md, "Runs"): INT_MAX
-    // segments that all land on the same bytes outlive the watchdog's stop by
-    // minutes when an async copy lands. Kept out until that is fixed.
-    if (o.segnum == INT_MAX && o.dst_stride == 0 && o.src_stride == 0) o.src_stride = 64;
   }
 
   // A raw access must fault, not scribble over the host: device memory (or

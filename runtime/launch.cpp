@@ -316,7 +316,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
 
   // A physical core runs tasks core, core + threads, ... (waves), as hardware
   // does; a memory core runs once per wave of its cluster.
-  const WatchdogScope watchdog(p.name, p.threads, is_union, cpc);
+  const WatchdogScope watchdog(p.name, p.threads, p.memory_cores, cpc);
   const std::function<void()> task = [&p] {
     p.body();
     end_task();

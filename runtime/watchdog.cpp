@@ -30,7 +30,7 @@ constexpr auto kRetry = std::chrono::milliseconds(20);
 // How often the watchdog looks at the launch in progress: a launch's limit
 // starts to count at once, a new, shorter limit is seen within this.
 constexpr auto kLook = std::chrono::milliseconds(50);
-constexpr int kListedCores = 8;
+constexpr size_t kListedCores = 8;
 
 double initial_seconds() {
   const char *env = std::getenv("MLUSIM_WATCHDOG_SECONDS");
@@ -53,8 +53,8 @@ struct State {
   uint64_t generation = 0;  // one per watched launch
   bool active = false;
   std::string kernel;
-  int cores = 0, cores_per_cluster = 1;
-  bool is_union = false;
+  int cores = 0, memory_cores = 0, cores_per_cluster = 1;  // memory cores: one per cluster,
+  bool is_union = false;                                     // numbered after the compute cores
   Clock::time_point deadline;
   double seconds = 0;
   std::string report;
@@ -64,53 +64,61 @@ State &state() {
   return *s;
 }
 
-std::string core_line(const CoreContext *c, int cluster, int core, const CoreWatch &w) {
+std::string core_line(const State &s, int physical_core) {
+  const CoreWatch &w = core_watch(physical_core);
+  const CoreContext *c = w.ctx.load();
   const char *last = c != nullptr ? c->last_op.load(std::memory_order_relaxed) : nullptr;
-  return fmt::format("cluster {} core {} (task {}): {}, last intrinsic {}", cluster, core,
+  const bool memory_core = physical_core >= s.cores;
+  const int cluster = memory_core ? physical_core - s.cores : physical_core / s.cores_per_cluster;
+  return fmt::format("cluster {} {} (task {}): {}, last intrinsic {}", cluster,
+                     memory_core ? std::string("memory core")
+                                 : fmt::format("core {}", physical_core % s.cores_per_cluster),
                      w.task.load(), w.on_thread.load() ? "running" : "waiting (parked)",
                      last != nullptr ? last : "none");
 }
 
-// The unfinished cores of one cluster: those in a task one by one, those that
-// have not started in one line. `listed` caps the lines of the whole report.
-std::string cluster_lines(const State &s, int cluster, int *listed, bool *starved) {
-  std::vector<std::string> lines;
-  std::vector<int> not_started;
+// The unfinished cores of one cluster: those in a task (`in_task`, one line
+// each, the memory core last) and those that have not started (one line).
+// Whether one of its cores runs while another never started.
+bool cluster_lines(const State &s, int cluster, std::vector<std::string> *in_task,
+                   std::vector<std::string> *not_started) {
+  std::vector<int> waiting;
   bool running = false;
   const int first = cluster * s.cores_per_cluster;
-  for (int i = first; i < std::min(first + s.cores_per_cluster, s.cores); ++i) {
+  std::vector<int> cores;
+  for (int i = first; i < std::min(first + s.cores_per_cluster, s.cores); ++i) cores.push_back(i);
+  if (cluster < s.memory_cores) cores.push_back(s.cores + cluster);
+  for (int i : cores) {
     const CoreWatch &w = core_watch(i);
     const int st = w.state.load();
-    if (st == CoreWatch::kNotStarted) not_started.push_back(i - first);
+    if (st == CoreWatch::kNotStarted && i < s.cores) waiting.push_back(i - first);
     if (st != CoreWatch::kInTask) continue;
     running |= w.on_thread.load();
-    if ((*listed)++ < kListedCores)
-      lines.push_back(core_line(w.ctx.load(), cluster, i - first, w));
+    in_task->push_back(core_line(s, i));
   }
-  if (!not_started.empty() && (*listed)++ < kListedCores)
-    lines.push_back(fmt::format("cluster {} {} {}: not started", cluster,
-                                not_started.size() == 1 ? "core" : "cores",
-                                fmt::join(not_started, ", ")));
-  *starved |= s.is_union && running && !not_started.empty();
-  return fmt::format("{}", fmt::join(lines, "; "));
+  if (!waiting.empty())
+    not_started->push_back(fmt::format("cluster {} {} {}: not started", cluster,
+                                       waiting.size() == 1 ? "core" : "cores",
+                                       fmt::join(waiting, ", ")));
+  return s.is_union && running && !waiting.empty();
 }
 
-// Unfinished cores and the last intrinsic of each; a hint when a core of a
-// cluster never ran while another of it did (maybe a spin-wait on the first).
+// Unfinished cores, those in a task first with the last intrinsic of each; a
+// hint when a core of a cluster never ran while another of it did (maybe a
+// spin-wait on the first).
 std::string compose(const State &s) {
-  std::vector<std::string> clusters;
-  int listed = 0;
+  std::vector<std::string> lines, not_started;
   bool starved = false;
   const int cluster_count = (s.cores + s.cores_per_cluster - 1) / s.cores_per_cluster;
-  for (int cl = 0; cl < cluster_count; ++cl) {
-    std::string lines = cluster_lines(s, cl, &listed, &starved);
-    if (!lines.empty()) clusters.push_back(std::move(lines));
-  }
+  for (int cl = 0; cl < cluster_count; ++cl) starved |= cluster_lines(s, cl, &lines, &not_started);
+  lines.insert(lines.end(), not_started.begin(), not_started.end());
+  const size_t unlisted = lines.size() > kListedCores ? lines.size() - kListedCores : 0;
+  lines.resize(lines.size() - unlisted);
   std::string report = fmt::format(
       "watchdog: kernel '{}' did not finish within {} s of host time (set the limit with "
       "mlusimSetWatchdogSeconds or MLUSIM_WATCHDOG_SECONDS); unfinished cores: {}",
-      s.kernel, s.seconds, fmt::join(clusters, "; "));
-  if (listed > kListedCores) report += fmt::format(" (and {} more)", listed - kListedCores);
+      s.kernel, s.seconds, fmt::join(lines, "; "));
+  if (unlisted > 0) report += fmt::format(" (and {} more)", unlisted);
   if (starved)
     report +=
         ". Cores of a cluster take turns on one host thread between barriers: a running core "
@@ -125,7 +133,7 @@ std::string compose(const State &s) {
 // reallocation in an intrinsic included: the fault thrown at an instruction
 // unwinds cleanly instead.
 void interrupt_running(const State &s) {
-  for (int i = 0; i < s.cores; ++i) {
+  for (int i = 0; i < s.cores + s.memory_cores; ++i) {
     CoreWatch &w = core_watch(i);
     if (CoreContext *c = w.ctx.load()) c->step_limit = 0;
     if (w.state.load() != CoreWatch::kInTask || !w.on_thread.load()) continue;
@@ -182,8 +190,9 @@ bool set_watchdog_seconds(double seconds) {
   return true;
 }
 
-WatchdogScope::WatchdogScope(const char *kernel, int cores, bool is_union, int cores_per_cluster) {
-  reset_core_watch(cores);
+WatchdogScope::WatchdogScope(const char *kernel, int cores, int memory_cores,
+                             int cores_per_cluster) {
+  reset_core_watch(cores + memory_cores);
   const double seconds = g_seconds.load();
   if (seconds <= 0) return;
   State &s = state();
@@ -196,7 +205,8 @@ WatchdogScope::WatchdogScope(const char *kernel, int cores, bool is_union, int c
   s.active = true;
   s.kernel = kernel;
   s.cores = cores;
-  s.is_union = is_union;
+  s.memory_cores = memory_cores;
+  s.is_union = memory_cores > 0;
   s.cores_per_cluster = cores_per_cluster;
   s.seconds = seconds;
   s.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(

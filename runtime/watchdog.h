@@ -38,10 +38,11 @@ void reset_core_watch(int count);
 double watchdog_seconds();
 bool set_watchdog_seconds(double seconds);
 
-// Watches one launch of `cores` cores while alive. Launch lock held.
+// Watches one launch while alive: `cores` compute cores, numbered first, then
+// the memory cores of a UNION launch, one per cluster. Launch lock held.
 class WatchdogScope {
  public:
-  WatchdogScope(const char *kernel, int cores, bool is_union, int cores_per_cluster);
+  WatchdogScope(const char *kernel, int cores, int memory_cores, int cores_per_cluster);
   ~WatchdogScope();
   WatchdogScope(const WatchdogScope &) = delete;
   WatchdogScope &operator=(const WatchdogScope &) = delete;
