@@ -46,8 +46,7 @@ void move_data(const CoreContext &c, const char *op, const Segments &dst, const 
     return;
   }
   for (size_t first = 0; first < dst.count; first += kSegmentsBetweenLooks) {
-    if (first > 0 && c.step_limit.load(std::memory_order_relaxed) == 0) [[unlikely]]
-      fault_too_many_steps(c, op);
+    if (first > 0) stop_if_asked(c, op);
     const size_t end = std::min(dst.count, first + kSegmentsBetweenLooks);
     for (size_t i = first; i < end; ++i)
       std::memmove(to + i * dst.stride, from + i * src.stride, dst.bytes);

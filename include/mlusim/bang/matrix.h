@@ -139,10 +139,11 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   else
     issue_tensor(op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
 
+  const HeapHeld held(c);
   const auto in = widened(src, s.h * s.w * s.ci);
   const auto weights = widened(kernel, s.co * window);
   std::vector<D> out(s.oh * s.ow * s.co);  // dst may overlap src: finish reading first
-  for (size_t y = 0; y < s.oh; ++y)
+  for (size_t y = 0; y < s.oh; ++y, stop_if_asked(c, op))
     for (size_t x = 0; x < s.ow; ++x)
       for (size_t o = 0; o < s.co; ++o) {
         Accumulator<S> sum = 0;

@@ -31,8 +31,9 @@ void pool(const char *op, T *dst, const T *src, int channel, int height, int wid
   const size_t work = oh * ow * kh * kw * ch;
   charge_vector<T>(c, op, dst, src, work * sizeof(T), work);
 
+  const HeapHeld held(c);
   std::vector<float> out(oh * ow * ch);  // dst may be src: finish reading first
-  for (size_t y = 0; y < oh; ++y)
+  for (size_t y = 0; y < oh; ++y, stop_if_asked(c, op))
     for (size_t x = 0; x < ow; ++x) {
       float *acc = &out[(y * ow + x) * ch];
       for (size_t ky = 0; ky < kh; ++ky)

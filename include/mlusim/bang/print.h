@@ -28,6 +28,8 @@ template <typename... A>
 int __bang_printf(const char *format, A... args) {
   using mlusim::bang::printf_arg;
   if (mlusim::detail::tls_core == nullptr) return std::printf(format, printf_arg(args)...);
+  // The watchdog's signal must not abandon the printing lock or a line's growth.
+  const mlusim::detail::HeapHeld held(*mlusim::detail::tls_core);
   char small[512];
   const int n = std::snprintf(small, sizeof(small), format, printf_arg(args)...);
   if (n < 0) return n;

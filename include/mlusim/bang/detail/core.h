@@ -212,9 +212,9 @@ struct CoreContext {
   // instruction (a fault thrown there unwinds cleanly, where a signal could
   // land inside a library call).
   std::atomic<size_t> step_limit{kMaxSteps};
-  // Set while one of the core's logs reallocates: the watchdog's signal must
-  // not abandon that halfway (it stops the core at its next instruction instead).
-  volatile sig_atomic_t growing = 0;
+  // Non-zero while the core holds heap memory a signal's jump would leak (a
+  // log reallocating, an intrinsic's scratch): detail::HeapHeld.
+  volatile sig_atomic_t holds_heap = 0;
 };
 
 namespace detail {
@@ -248,15 +248,37 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // A core at its step limit at instruction `op`: too many steps, or stopped
 // by the watchdog.
 [[noreturn]] void fault_too_many_steps(const CoreContext &c, const char *op);
-// Doubles the room of one of the core's logs, marked as growing while it
-// reallocates; grow_steps for its steps.
+// Marks a stretch that holds heap memory (a log reallocating, an
+// intrinsic's scratch): the watchdog's signal does not abandon it halfway,
+// which would leak it; the core stops at its next instruction instead, or
+// where the stretch calls stop_if_asked().
+class HeapHeld {
+ public:
+  explicit HeapHeld(CoreContext &c) : c_(c) {
+    c_.holds_heap = c_.holds_heap + 1;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~HeapHeld() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    c_.holds_heap = c_.holds_heap - 1;
+  }
+  HeapHeld(const HeapHeld &) = delete;
+  HeapHeld &operator=(const HeapHeld &) = delete;
+
+ private:
+  CoreContext &c_;
+};
+// A fault (an exception, which unwinds) at `op` when the watchdog stopped the
+// core: what one long instruction looks at now and then.
+inline void stop_if_asked(const CoreContext &c, const char *op) {
+  if (c.step_limit.load(std::memory_order_relaxed) == 0) [[unlikely]]
+    fault_too_many_steps(c, op);
+}
+// Doubles the room of one of the core's logs; grow_steps for its steps.
 template <typename T>
 void grow_log(CoreContext &c, std::vector<T> &log) {
-  c.growing = 1;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const HeapHeld held(c);
   log.reserve(log.capacity() < 1024 ? 1024 : 2 * log.capacity());
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  c.growing = 0;
 }
 void grow_steps(CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
