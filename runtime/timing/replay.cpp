@@ -436,26 +436,28 @@ class Replay {
 
   // ---- the stream ------------------------------------------------------------
 
-  // Runs the core's stream from its time on, as long as nothing another core
-  // or a transfer does could come first.
+  // Runs the core's stream from its time on until it needs what is not known
+  // yet (an end still moving: blocked) or meets a barrier. A stream reads
+  // only ends already final and leaves its transfers to the global clock at
+  // their own times, so it may run ahead of the other cores; only an atomic
+  // waits until nothing another core or a transfer does could come first,
+  // since atomics to one block run in the order they are issued.
   void run_core(int core) {
     Core &k = cores_[core];
-    double until = limit();
     while (k.state == Core::kRunning) {
-      if (k.now > until) {
-        schedule(core);
-        return;
-      }
       retire(k);
       if (k.next == k.steps->size()) {
         finish(k);
         return;
       }
       const Step &s = (*k.steps)[k.next];
-      if (run_scalar_code(k, s)) continue;  // its time may pass another core's next event
+      if (run_scalar_code(k, s)) continue;
+      if (s.kind == StepKind::kAtomic && k.now > limit()) {
+        schedule(core);
+        return;
+      }
       if (is_instruction(s.kind)) {
         issue(core, k, s);
-        if (s.pipe == kIoPipe) until = limit();  // it may have started a transfer
       } else if (s.kind == StepKind::kFence) {
         fence(k, s);
       } else if (s.kind == StepKind::kBarrier) {
