@@ -42,6 +42,7 @@ struct Node {
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
   int64_t atomic_cell;                // an atomic's own cell in Replay::atomic_ends_
   double bytes_from;                  // a DMA request: when its latency has passed
+  uint64_t sync_before;               // synchronous instructions issued on its pipe before it
   bool behind;                        // its bytes wait for the request before it, still moving
 };
 
@@ -97,6 +98,8 @@ struct Core {
   PipeRing pipe[kPipeCount];
   uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
   uint32_t sync_in_flight[kPipeCount] = {};
+  uint64_t sync_issued[kPipeCount] = {};
+  uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
   double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
   enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
   bool dirty = false;  // an end it may wait for became known
@@ -277,11 +280,6 @@ class Replay {
     }
   }
 
-  bool all_placed(const Core &k) const {
-    for (int p = 0; p < kPipeCount; ++p)
-      if (k.placed[p] < k.pipe[p].tail()) return false;
-    return true;
-  }
 
   // The end of what `n` waits for, or kUnknown while any of it is unknown.
   double ends_waited_for(const Core &k, Node &n) {
@@ -494,21 +492,10 @@ class Replay {
     PipeRing &own = k.pipe[s.pipe];
     if (!s.async && k.sync_in_flight[s.pipe] >= kQueueDepth) {
       // A full pipe: the stream stalls until its oldest synchronous
-      // instruction still running ends. Retiring stopped short of the stream's
-      // time only if something is not placed yet; then ended ones are skipped.
-      uint32_t running = 0;
-      uint64_t oldest = own.head();
-      while (own.at(oldest).step->async) ++oldest;
-      if (all_placed(k)) {
-        running = k.sync_in_flight[s.pipe];
-      } else {
-        oldest = kNone;
-        for (uint64_t seq = own.head(); seq < own.tail(); ++seq) {
-          const Node &other = own.at(seq);
-          if (other.step->async || (other.end != kUnknown && other.end <= k.now)) continue;
-          if (running++ == 0) oldest = seq;
-        }
-      }
+      // instruction still running ends.
+      const uint64_t oldest = oldest_running_sync(k, s.pipe);
+      const uint64_t running =
+          oldest < own.tail() ? k.sync_issued[s.pipe] - own.at(oldest).sync_before : 0;
       if (running >= kQueueDepth) {
         const double end = own.at(oldest).end;
         if (end == kUnknown) k.state = Core::kBlocked;
@@ -518,7 +505,7 @@ class Replay {
     }
     Node &n = own.push();
     n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {kNone, kNone, kNone, kNone}, -1, -1,
-             0, false};
+             0, k.sync_issued[s.pipe], false};
     if (!s.async)
       for (int p = 0; p < kPipeCount; ++p) {
         if (p == s.pipe) continue;
@@ -533,10 +520,25 @@ class Replay {
         }
       }
     if (s.kind == StepKind::kAtomic) atomic_serialise(n);
-    if (!s.async) ++k.sync_in_flight[s.pipe];
+    if (!s.async) ++k.sync_in_flight[s.pipe], ++k.sync_issued[s.pipe];
     ++k.next;
     place(core, s.pipe);
     k.now += prices_.issue_cycles;
+  }
+
+  // The oldest synchronous instruction of pipe p that has not ended by the
+  // stream's time (the pipe's tail if none). A pipe's ends come in issue
+  // order, an unknown end followed only by unknown ones, so every synchronous
+  // one from it on still runs; and the stream's time only grows, so the
+  // search goes on from where the last one stopped.
+  uint64_t oldest_running_sync(Core &k, Pipe p) {
+    const PipeRing &q = k.pipe[p];
+    uint64_t &seq = k.running_from[p];
+    for (seq = std::max(seq, q.head()); seq < q.tail(); ++seq) {
+      const Node &n = q.at(seq);
+      if (!n.step->async && (n.end == kUnknown || n.end > k.now)) break;
+    }
+    return seq;
   }
 
   void fence(Core &k, const Step &s) {
