@@ -243,7 +243,11 @@ class Replay {
     Node &n = k.pipe[p].at(seq);
     finish_node(k, n, end);
     k.dirty = true;
-    if (n.atomic_cell >= 0) atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
+    if (n.atomic_cell >= 0) {  // the next atomic to its block may start now
+      atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
+      if (const int waiter = atomic_waiter_[static_cast<size_t>(n.atomic_cell)]; waiter >= 0)
+        cores_[static_cast<size_t>(waiter)].dirty = true;
+    }
     if (seq + 1 >= k.placed[p]) return;  // the next one is not placed yet: it will see this end
     Node &next = k.pipe[p].at(seq + 1);
     if (!next.behind) return;
@@ -299,7 +303,6 @@ class Replay {
       if (end == kUnknown) return kUnknown;
       n.after = std::max(n.after, end);
       n.atomic_before = -1;
-      --atomic_waiters_;
     }
     return n.after;
   }
@@ -422,7 +425,7 @@ class Replay {
   void resolve_dirty() {
     for (size_t i = 0; i < cores_.size(); ++i) {
       Core &k = cores_[i];
-      if (!k.dirty && atomic_waiters_ == 0) continue;
+      if (!k.dirty) continue;
       k.dirty = false;
       place_all(static_cast<int>(i));
       if (k.state == Core::kBlocked) {  // it retries the step it stopped at
@@ -519,7 +522,7 @@ class Replay {
           break;
         }
       }
-    if (s.kind == StepKind::kAtomic) atomic_serialise(n);
+    if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
     if (!s.async) ++k.sync_in_flight[s.pipe], ++k.sync_issued[s.pipe];
     ++k.next;
     place(core, s.pipe);
@@ -598,9 +601,10 @@ class Replay {
 
   // Every atomic gets a cell for its end; the last one to each 64-byte block
   // (by its first byte) is the one the next atomic there waits for.
-  void atomic_serialise(Node &n) {
+  void atomic_serialise(int core, Node &n) {
     const auto id = static_cast<int64_t>(atomic_ends_.size());
     atomic_ends_.push_back(kUnknown);
+    atomic_waiter_.push_back(-1);
     n.atomic_cell = id;
     auto [it, fresh] = last_atomic_.try_emplace(n.step->access.w_lo >> 6, id);
     if (fresh) return;
@@ -609,7 +613,7 @@ class Replay {
       n.after = std::max(n.after, before);
     } else {
       n.atomic_before = it->second;
-      ++atomic_waiters_;
+      atomic_waiter_[static_cast<size_t>(it->second)] = core;
     }
     it->second = id;
   }
@@ -632,7 +636,7 @@ class Replay {
   std::unordered_map<uint64_t, Meeting> meetings_;
   std::vector<double> atomic_ends_;                     // per atomic, its end
   std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
-  int atomic_waiters_ = 0;  // atomics waiting for another core's atomic to end
+  std::vector<int> atomic_waiter_;  // per atomic, the core whose next atomic waits for it, or -1
 };
 
 }  // namespace
