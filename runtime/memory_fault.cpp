@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -92,10 +93,12 @@ void on_signal(int sig, siginfo_t *info, void *uctx) {
     Recovery &r = g_recovery[c->physical_core];
     const uintptr_t sp = interrupted_sp(uctx);
     const bool on_fiber = sp <= r.task_frame && r.task_frame - sp < kFiberStackReach;
-    // The watchdog's signal waits while the core holds heap memory (it
-    // retries; the core also stops at its next instruction).
+    // The watchdog's signal waits while the core holds heap memory or
+    // unwinds an exception (a fault of its own: the jump would leak the
+    // exception); it retries, and the core also stops at its next instruction.
     const bool wanted = sig != watchdog_signal() ||
-                        (core_watch(c->physical_core).interrupt.load() && c->holds_heap == 0);
+                        (core_watch(c->physical_core).interrupt.load() && c->holds_heap == 0 &&
+                         std::uncaught_exceptions() == 0);
     if (r.armed && on_fiber && wanted) {
       r.armed = 0;
       r.signal = sig;
