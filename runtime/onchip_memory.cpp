@@ -27,6 +27,7 @@ constexpr size_t kSlotBytes = size_t{64} << 20;
 // Where a block starts in its slot: underruns hit this inaccessible lead.
 constexpr size_t kLeadBytes = size_t{64} << 10;
 constexpr size_t kDeclareAlign = 128;
+constexpr size_t kFillWorthThreads = size_t{4} << 20;
 // Poisoned between two declared buffers in ASan builds.
 constexpr size_t kGapBytes = asan::kEnabled ? 128 : 0;
 
@@ -151,11 +152,22 @@ void Arena::map(const DeviceSpec &s) {
 // A memory core's scratch is zeroed instead: no copy brings data into it, and
 // the scalar code of a kernel without an __is_mpu() guard computes offsets
 // from what it reads there (docs/bang_c.md).
+//
+// A kernel that declares all of NRAM has 20 MB refilled per launch on an
+// MLU370-X4, most of a small launch's host time: the host's cores share it
+// when there is that much (below, waking them would cost more than it saves).
 void Arena::begin_launch() {
   const int byte = g_fill_byte.load();
-  for (auto &bp : blocks_) {
-    Block &b = *bp;
-    const size_t written = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
+  const auto refilled = [this](const Block &b) {
+    return std::min(round_up(b.high_water.load(), page_bytes()), b.open);
+  };
+  size_t total = 0;
+  for (const auto &bp : blocks_) total += refilled(*bp);
+  const auto count = static_cast<std::ptrdiff_t>(blocks_.size());
+#pragma omp parallel for schedule(dynamic) if (total >= kFillWorthThreads)
+  for (std::ptrdiff_t i = 0; i < count; ++i) {
+    Block &b = *blocks_[static_cast<size_t>(i)];
+    const size_t written = refilled(b);
     asan::unpoison(b.base, written);
     if (b.memory_core)
       std::memset(b.base, 0, written);
