@@ -284,7 +284,6 @@ class Replay {
     }
   }
 
-
   // The end of what `n` waits for, or kUnknown while any of it is unknown.
   double ends_waited_for(const Core &k, Node &n) {
     for (int p = 0; p < kPipeCount; ++p) {
