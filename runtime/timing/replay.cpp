@@ -54,6 +54,7 @@ class PipeRing {
   uint64_t head() const { return head_; }  // oldest held
   uint64_t tail() const { return tail_; }  // next to issue
   bool holds(uint64_t seq) const { return seq >= head_ && seq < tail_; }
+  bool full() const { return tail_ - head_ == nodes_.size(); }
   Node &at(uint64_t seq) { return nodes_[seq & (nodes_.size() - 1)]; }
   const Node &at(uint64_t seq) const { return nodes_[seq & (nodes_.size() - 1)]; }
   Node &push() {
@@ -445,7 +446,6 @@ class Replay {
   void run_core(int core) {
     Core &k = cores_[core];
     while (k.state == Core::kRunning) {
-      retire(k);
       if (k.next == k.steps->size()) {
         finish(k);
         return;
@@ -492,6 +492,10 @@ class Replay {
 
   void issue(int core, Core &k, const Step &s) {
     PipeRing &own = k.pipe[s.pipe];
+    // Retiring only makes room: an ended instruction still held gives the
+    // same waits as one retired (it ended before anything not placed was
+    // issued), so it runs when a pipe looks full or its queue is.
+    if (own.full() || (!s.async && k.sync_in_flight[s.pipe] >= kQueueDepth)) retire(k);
     if (!s.async && k.sync_in_flight[s.pipe] >= kQueueDepth) {
       // A full pipe: the stream stalls until its oldest synchronous
       // instruction still running ends.
