@@ -53,8 +53,8 @@ struct State {
   uint64_t generation = 0;  // one per watched launch
   bool active = false;
   std::string kernel;
-  int cores = 0, memory_cores = 0, cores_per_cluster = 1;  // memory cores: one per cluster,
-  bool is_union = false;                                     // numbered after the compute cores
+  // Memory cores (UNION launches only): one per cluster, numbered after the compute cores.
+  int cores = 0, memory_cores = 0, cores_per_cluster = 1;
   Clock::time_point deadline;
   double seconds = 0;
   std::string report;
@@ -100,7 +100,7 @@ bool cluster_lines(const State &s, int cluster, std::vector<std::string> *in_tas
     not_started->push_back(fmt::format("cluster {} {} {}: not started", cluster,
                                        waiting.size() == 1 ? "core" : "cores",
                                        fmt::join(waiting, ", ")));
-  return s.is_union && running && !waiting.empty();
+  return s.memory_cores > 0 && running && !waiting.empty();
 }
 
 // Unfinished cores, those in a task first with the last intrinsic of each; a
@@ -206,7 +206,6 @@ WatchdogScope::WatchdogScope(const char *kernel, int cores, int memory_cores,
   s.kernel = kernel;
   s.cores = cores;
   s.memory_cores = memory_cores;
-  s.is_union = memory_cores > 0;
   s.cores_per_cluster = cores_per_cluster;
   s.seconds = seconds;
   s.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
