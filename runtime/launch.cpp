@@ -344,6 +344,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
       detail::forget_scalar_runs(c);
     }
   });
+  mem.keep_touched(cores);
   if (fault.empty() && race_check) {
     const std::string race = race_check->first_race();
     if (!race.empty() && races == RaceMode::kWarn)

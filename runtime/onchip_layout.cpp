@@ -128,7 +128,9 @@ void OnchipLayout::initialise(Space space, const bang::OnchipSite &site) {
   for (size_t i = 0; i < cores_.size(); ++i) {
     std::byte *base = space == Space::kLdram ? static_cast<std::byte *>(ldram_of(static_cast<int>(i)))
                                              : bang::space_base(cores_[i], space);
-    if (base != nullptr) std::memcpy(base + site.offset, site.init, site.bytes);
+    if (base == nullptr) continue;
+    std::memcpy(base + site.offset, site.init, site.bytes);
+    if (space != Space::kLdram) cores_[i].touched[static_cast<int>(space)].add(site.offset, site.bytes);
   }
 }
 

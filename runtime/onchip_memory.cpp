@@ -66,6 +66,7 @@ struct Block {
   std::byte *base = nullptr;
   size_t open = 0;                       // accessible bytes from base, whole pages
   std::atomic<size_t> high_water{0};     // declared by the current launch
+  TouchedExtent touched;                 // by the launch that ran last
   bool memory_core = false;  // a memory core's scratch: starts each launch zeroed
 };
 
@@ -79,6 +80,11 @@ class Arena {
   }
   void map(const DeviceSpec &s);
   void begin_launch();
+  void keep_touched(const std::vector<CoreContext> &cores);
+  void stray_store(uintptr_t addr) {
+    const auto lo = reinterpret_cast<uintptr_t>(map_);
+    if (addr - lo < map_bytes_) stray_store_ = true;
+  }
   void declared(Block &b, size_t end);
   Block &block(Space space, int index) {
     const int cores = core_count(spec_);
@@ -105,6 +111,10 @@ class Arena {
   size_t map_bytes_ = 0;
   std::vector<std::unique_ptr<Block>> blocks_;
   std::mutex grow_mutex_;  // cores of a cluster may declare SRAM from two workers
+  int filled_with_ = -1;   // the fill byte of the last refill (-1: none yet, or off)
+  // Scalar code stored into on-chip memory through a pointer another core
+  // made: which bytes is not known, so the next launch refills all.
+  std::atomic<bool> stray_store_{false};
 };
 
 Arena g_arena;
@@ -145,36 +155,56 @@ void Arena::map(const DeviceSpec &s) {
   }
 }
 
-// Kernels write their declared buffers; the rest of the open pages only an
-// index past a buffer (a bug) can reach. Refilling what the previous launch
-// declared keeps everything else at the pattern too. Pages are never closed
-// again: on this VM an mprotect round trip per core cost more than the fill.
+// Every byte of an open page holds the fill pattern when a launch begins: the
+// launch before wrote only bytes its cores touched (TouchedExtent), so only
+// those are refilled. A kernel that declares all of NRAM but uses a little of
+// it (an empty launch, a small case) costs nothing for the rest. The whole of
+// what is open is refilled when the pattern changed or scalar code stored
+// through another core's pointer. Pages are never closed again: on this VM an
+// mprotect round trip per core cost more than the fill.
 // A memory core's scratch is zeroed instead: no copy brings data into it, and
 // the scalar code of a kernel without an __is_mpu() guard computes offsets
 // from what it reads there (docs/bang_c.md).
 //
-// A kernel that declares all of NRAM has 20 MB refilled per launch on an
+// A kernel that writes all of NRAM has 20 MB refilled per launch on an
 // MLU370-X4, most of a small launch's host time: the host's cores share it
 // when there is that much (below, waking them would cost more than it saves).
 void Arena::begin_launch() {
   const int byte = g_fill_byte.load();
-  const auto refilled = [this](const Block &b) {
-    return std::min(round_up(b.high_water.load(), page_bytes()), b.open);
+  const bool all = byte != filled_with_ || stray_store_.exchange(false);
+  filled_with_ = byte;
+  const auto refilled = [&](const Block &b) {
+    if (all) return std::pair<size_t, size_t>{0, b.open};
+    const size_t hi = std::min(b.touched.hi, b.open);
+    return std::pair<size_t, size_t>{std::min(b.touched.lo, hi), hi};
   };
   size_t total = 0;
-  for (const auto &bp : blocks_) total += refilled(*bp);
+  for (const auto &bp : blocks_) {
+    const auto [lo, hi] = refilled(*bp);
+    total += hi - lo;
+  }
   const auto count = static_cast<std::ptrdiff_t>(blocks_.size());
 #pragma omp parallel for schedule(dynamic) if (total >= kFillWorthThreads)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     Block &b = *blocks_[static_cast<size_t>(i)];
-    const size_t written = refilled(b);
-    asan::unpoison(b.base, written);
+    asan::unpoison(b.base, std::min(round_up(b.high_water.load(), page_bytes()), b.open));
+    const auto [lo, hi] = refilled(b);
     if (b.memory_core)
-      std::memset(b.base, 0, written);
+      std::memset(b.base + lo, 0, hi - lo);
     else if (byte >= 0)
-      std::memset(b.base, byte, written);
+      std::memset(b.base + lo, byte, hi - lo);
     b.high_water = 0;
+    b.touched = TouchedExtent{};
   }
+}
+
+void Arena::keep_touched(const std::vector<CoreContext> &cores) {
+  for (const CoreContext &c : cores)
+    for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
+      const TouchedExtent &t = c.touched[static_cast<int>(s)];
+      if (t.lo >= t.hi || onchip_base(c, s) == nullptr) continue;
+      block_of(c, s).touched.add(t.lo, t.hi - t.lo);
+    }
 }
 
 void Arena::open_to(Block &b, size_t end) {
@@ -274,5 +304,11 @@ void onchip_declared(const CoreContext &c, Space space, size_t start, size_t byt
 }
 
 bool onchip_describe(uintptr_t addr, std::string *what) { return g_arena.describe(addr, what); }
+
+void OnchipMemory::keep_touched(const std::vector<CoreContext> &cores) const {
+  g_arena.keep_touched(cores);
+}
+
+void onchip_stray_store(uintptr_t addr) { g_arena.stray_store(addr); }
 
 }  // namespace mlusim

@@ -8,7 +8,7 @@
 //  - so is the part beyond the buffers kernels have declared so far (opened
 //    page by page as declarations grow, never closed again);
 //  - in ASan builds the gaps between two declared buffers are poisoned.
-// Before every launch, what the previous one declared is refilled with the
+// Before every launch, what the previous one touched is refilled with the
 // fill pattern (NaN bytes by default), so that reading memory a kernel never
 // wrote shows up instead of passing with stale data.
 #pragma once
@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "mlusim/bang/detail/core.h"
 #include "runtime/devices.h"
@@ -42,6 +43,8 @@ class OnchipMemory {
   // scratch of the same size, zeroed before every launch, that only the
   // memory core's own skipped instructions and scalar code touch (docs/bang_c.md).
   std::byte *memory_core_scratch(Space space, int cluster) const;
+  // A launch ran on `cores`: the next one refills what they touched.
+  void keep_touched(const std::vector<CoreContext> &cores) const;
 };
 
 // Where a kernel's next on-chip buffer of `bytes` starts after `declared`
@@ -49,6 +52,10 @@ class OnchipMemory {
 size_t onchip_place(size_t declared, size_t bytes, size_t capacity);
 // The kernel on core c declared [start, start + bytes) of `space`: make it accessible.
 void onchip_declared(const CoreContext &c, Space space, size_t start, size_t bytes);
+
+// Scalar code stored at addr outside its core's own memory: if that is
+// another core's on-chip memory, the next launch refills all of it.
+void onchip_stray_store(uintptr_t addr);
 
 // If addr lies in the on-chip memory's address space, says what is there
 // ("cluster 0 core 1's NRAM reserve +0x10 ...") and returns true.

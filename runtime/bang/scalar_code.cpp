@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "mlusim/bang/detail/scalar_code.h"
+#include "runtime/onchip_memory.h"
 
 namespace mlusim::detail {
 namespace {
@@ -70,8 +71,10 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
                       size_t bytes, unsigned access) {
   const ScalarPrices &price = c.scalar_prices;
   const uint64_t times = access == kScalarUpdate ? 2 : 1;
+  const bool store = (access & kScalarStore) != 0;
   switch (place_of(c, address)) {
     case Place::kSram:
+      if (store) c.touched[static_cast<int>(Space::kSram)].add(address - reinterpret_cast<uintptr_t>(c.sram), bytes);
       c.scalar_cycles += times * price.sram;
       // The cluster's cores and memory core share it in UNION launches; a
       // BLOCK task has it to itself.
@@ -83,7 +86,12 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       extend_run(c, op, where, address, bytes, access, Space::kGdram);
       return;
     case Place::kWram:
+      if (store) c.touched[static_cast<int>(Space::kWram)].add(address - reinterpret_cast<uintptr_t>(c.wram), bytes);
+      c.scalar_cycles += times * price.onchip;
+      return;
     case Place::kElsewhere:  // the stack: the device keeps it in NRAM
+      // Or, through a pointer another core made, that core's on-chip memory.
+      if (store) onchip_stray_store(address);
       c.scalar_cycles += times * price.onchip;
       return;
   }

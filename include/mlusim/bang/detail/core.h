@@ -110,6 +110,19 @@ inline bool inside_declared(const DeclaredEnds &d, size_t off, size_t bytes) {
   return bytes <= end && off + bytes <= end;
 }
 
+// The bytes of one on-chip space a core touched in a launch, as offsets from
+// its base (lo >= hi: none). Every write there passes an operand check or a
+// scalar access, which note it, so the next launch refills only these bytes
+// with the fill pattern instead of all the kernel declared
+// (runtime/onchip_memory.h). Two compares on the hot path.
+struct TouchedExtent {
+  size_t lo = SIZE_MAX, hi = 0;
+  void add(size_t off, size_t bytes) {
+    lo = off < lo ? off : lo;
+    hi = off + bytes > hi ? off + bytes : hi;
+  }
+};
+
 // The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
 constexpr int kMpuCoreId = 0x80;
 
@@ -175,6 +188,9 @@ struct CoreContext {
   std::byte *ldram = nullptr;  // per-core local DRAM of __ldram__ variables, mapped on first use
   // The kernel's declared variables in NRAM, SRAM and WRAM (indexed by Space).
   DeclaredEnds declared[3];
+  // What of them this launch touched; noted by the operand checks, which see
+  // the core as const.
+  mutable TouchedExtent touched[3];
   // The run of a launch this core is in (runtime/launch.h), read on the hot
   // path of every declared on-chip variable's use.
   uint64_t launch_serial = 0;
@@ -328,8 +344,10 @@ inline void require_onchip(const CoreContext &c, const char *op, const char *ope
                            Space space, const void *p, size_t bytes) {
   const uintptr_t off =
       reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(onchip_base(c, space));
-  if (!inside_declared(c.declared[static_cast<int>(space)], off, bytes)) [[unlikely]]
-    detail::check_onchip_slowly(c, op, operand, space, p, bytes);
+  const int s = static_cast<int>(space);
+  if (!inside_declared(c.declared[s], off, bytes)) [[unlikely]]
+    return detail::check_onchip_slowly(c, op, operand, space, p, bytes);
+  c.touched[s].add(off, bytes);
 }
 
 inline void require_gdram(const CoreContext &c, const char *op, const char *operand,
