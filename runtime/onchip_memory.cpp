@@ -156,8 +156,8 @@ void Arena::map(const DeviceSpec &s) {
 }
 
 // Every byte of an open page holds the fill pattern when a launch begins: the
-// launch before wrote only bytes its cores touched (TouchedExtent), so only
-// those are refilled. A kernel that declares all of NRAM but uses a little of
+// launch before wrote only bytes its cores touched (TouchedExtent; all of a
+// core's NRAM if its scalar code stored there), so only those are refilled. A kernel that declares all of NRAM but uses a little of
 // it (an empty launch, a small case) costs nothing for the rest. The whole of
 // what is open is refilled when the pattern changed or scalar code stored
 // through another core's pointer. Pages are never closed again: on this VM an
@@ -201,9 +201,12 @@ void Arena::begin_launch() {
 void Arena::keep_touched(const std::vector<CoreContext> &cores) {
   for (const CoreContext &c : cores)
     for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
+      if (onchip_base(c, s) == nullptr) continue;
+      Block &b = block_of(c, s);
       const TouchedExtent &t = c.touched[static_cast<int>(s)];
-      if (t.lo >= t.hi || onchip_base(c, s) == nullptr) continue;
-      block_of(c, s).touched.add(t.lo, t.hi - t.lo);
+      if (t.lo < t.hi) b.touched.add(t.lo, t.hi - t.lo);
+      // Scalar stores into NRAM are not located (CoreContext::scalar_stored_nram).
+      if (s == Space::kNram && c.scalar_stored_nram) b.touched.add(0, b.open);
     }
 }
 
