@@ -130,7 +130,8 @@ void OnchipLayout::initialise(Space space, const bang::OnchipSite &site) {
                                              : bang::space_base(cores_[i], space);
     if (base == nullptr) continue;
     std::memcpy(base + site.offset, site.init, site.bytes);
-    if (space != Space::kLdram) cores_[i].touched[static_cast<int>(space)].add(site.offset, site.bytes);
+    if (space != Space::kLdram)
+      cores_[i].touched[static_cast<int>(space)].add(site.offset, site.bytes);
   }
 }
 

@@ -157,10 +157,11 @@ void Arena::map(const DeviceSpec &s) {
 
 // Every byte of an open page holds the fill pattern when a launch begins: the
 // launch before wrote only bytes its cores touched (TouchedExtent; all of a
-// core's NRAM if its scalar code stored there), so only those are refilled. A kernel that declares all of NRAM but uses a little of
-// it (an empty launch, a small case) costs nothing for the rest. The whole of
-// what is open is refilled when the pattern changed or scalar code stored
-// through another core's pointer. Pages are never closed again: on this VM an
+// core's NRAM if its scalar code stored there), so only those are refilled.
+// A kernel that declares all of NRAM but uses a little of it (an empty
+// launch, a small case) costs nothing for the rest. The whole of what is
+// open is refilled when the pattern changed or scalar code stored through
+// another core's pointer. Pages are never closed again: on this VM an
 // mprotect round trip per core cost more than the fill.
 // A memory core's scratch is zeroed instead: no copy brings data into it, and
 // the scalar code of a kernel without an __is_mpu() guard computes offsets
@@ -187,8 +188,10 @@ void Arena::begin_launch() {
 #pragma omp parallel for schedule(dynamic) if (total >= kFillWorthThreads)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     Block &b = *blocks_[static_cast<size_t>(i)];
-    asan::unpoison(b.base, std::min(round_up(b.high_water.load(), page_bytes()), b.open));
     const auto [lo, hi] = refilled(b);
+    // Declarations poison the gaps between buffers again (onchip_declared).
+    const size_t declared = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
+    asan::unpoison(b.base, std::max(hi, declared));
     if (b.memory_core)
       std::memset(b.base + lo, 0, hi - lo);
     else if (byte >= 0)

@@ -52,6 +52,11 @@ Place place_of(CoreContext &c, uintptr_t a) {
   return Place::kGdram;
 }
 
+// The next launch refills what scalar code stored (runtime/onchip_memory.h).
+void note_store(CoreContext &c, Space space, const std::byte *base, uintptr_t a, size_t bytes) {
+  c.touched[static_cast<int>(space)].add(a - reinterpret_cast<uintptr_t>(base), bytes);
+}
+
 void log_run(CoreContext &c, const ScalarRun &r) {
   append_shared_access(c, r.space, r.range, r.write, false, r.op, r.where, r.seq);
 }
@@ -74,7 +79,7 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
   const bool store = (access & kScalarStore) != 0;
   switch (place_of(c, address)) {
     case Place::kSram:
-      if (store) c.touched[static_cast<int>(Space::kSram)].add(address - reinterpret_cast<uintptr_t>(c.sram), bytes);
+      if (store) note_store(c, Space::kSram, c.sram, address, bytes);
       c.scalar_cycles += times * price.sram;
       // The cluster's cores and memory core share it in UNION launches; a
       // BLOCK task has it to itself.
@@ -86,7 +91,7 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       extend_run(c, op, where, address, bytes, access, Space::kGdram);
       return;
     case Place::kWram:
-      if (store) c.touched[static_cast<int>(Space::kWram)].add(address - reinterpret_cast<uintptr_t>(c.wram), bytes);
+      if (store) note_store(c, Space::kWram, c.wram, address, bytes);
       c.scalar_cycles += times * price.onchip;
       return;
     case Place::kElsewhere:  // the stack: the device keeps it in NRAM
