@@ -1,6 +1,7 @@
 #include "runtime/timing/replay.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -16,7 +17,6 @@ namespace {
 constexpr double kUnknown = -1;  // an end that waits on a GDRAM transfer still moving
 constexpr double kNever = std::numeric_limits<double>::infinity();
 constexpr uint32_t kQueueDepth = kPipeQueueDepth;
-constexpr uint64_t kNone = ~uint64_t{0};
 
 bool is_instruction(StepKind k) {
   return k == StepKind::kVector || k == StepKind::kTensor || k == StepKind::kOnchipCopy ||
@@ -39,6 +39,7 @@ struct Node {
   double issue, ready, start, end;
   double after;                       // the known ends it waits for
   uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
+  uint8_t waiting;                    // the pipes whose waits_for entry is still to be resolved
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
   int64_t atomic_cell;                // an atomic's own cell in Replay::atomic_ends_
   double bytes_from;                  // a DMA request: when its latency has passed
@@ -54,22 +55,25 @@ class PipeRing {
   uint64_t head() const { return head_; }  // oldest held
   uint64_t tail() const { return tail_; }  // next to issue
   bool holds(uint64_t seq) const { return seq >= head_ && seq < tail_; }
-  bool full() const { return tail_ - head_ == nodes_.size(); }
-  Node &at(uint64_t seq) { return nodes_[seq & (nodes_.size() - 1)]; }
-  const Node &at(uint64_t seq) const { return nodes_[seq & (nodes_.size() - 1)]; }
+  bool full() const { return tail_ - head_ == capacity_; }
+  Node &at(uint64_t seq) { return nodes_[seq & mask_]; }
+  const Node &at(uint64_t seq) const { return nodes_[seq & mask_]; }
   Node &push() {
-    if (tail_ - head_ == nodes_.size()) grow();
+    if (full()) grow();
     return at(tail_++);
   }
   void pop() { ++head_; }
 
  private:
   void grow() {
-    std::vector<Node> bigger(nodes_.empty() ? 32 : nodes_.size() * 2);
+    std::vector<Node> bigger(capacity_ == 0 ? 32 : capacity_ * 2);
     for (uint64_t s = head_; s < tail_; ++s) bigger[s & (bigger.size() - 1)] = at(s);
     nodes_.swap(bigger);
+    capacity_ = nodes_.size();
+    mask_ = capacity_ - 1;
   }
   std::vector<Node> nodes_;
+  uint64_t capacity_ = 0, mask_ = 0;  // nodes_.size(), kept at hand: at() runs at every step
   uint64_t head_ = 0, tail_ = 0;
 };
 
@@ -91,7 +95,8 @@ struct Pending {  // a transfer whose bytes begin to move at `time`
 };
 
 struct Core {
-  const std::vector<Step> *steps;
+  const Step *steps;
+  size_t count;  // of steps
   int cluster;
   bool traced;
   size_t next = 0;
@@ -121,7 +126,8 @@ class Replay {
     for (const CoreSteps &c : input) {
       cores_.emplace_back();
       Core &k = cores_.back();
-      k.steps = c.steps;
+      k.steps = c.steps->data();
+      k.count = c.steps->size();
       k.cluster = c.cluster;
       k.traced = c.traced;
       clusters_ = std::max(clusters_, c.cluster + 1);
@@ -132,7 +138,7 @@ class Replay {
     size_t steps = 0;
     for (size_t i = 0; i < cores_.size(); ++i) {
       schedule(static_cast<int>(i));
-      steps += cores_[i].steps->size();
+      steps += cores_[i].count;
     }
     // Every round of advance() moves a core or a transfer on; far more rounds
     // than steps can only be a fault of the model itself: stop, say so.
@@ -147,7 +153,7 @@ class Replay {
     for (size_t i = 0; i < cores_.size(); ++i)
       if (cores_[i].state != Core::kDone)
         log::runtime().error("timing model: core {} stopped at step {} of {} ({})", i,
-                             cores_[i].next, cores_[i].steps->size(),
+                             cores_[i].next, cores_[i].count,
                              cores_[i].state == Core::kAtBarrier ? "at a barrier" : "waiting");
     std::vector<CoreTiming> out;
     out.reserve(cores_.size());
@@ -170,7 +176,8 @@ class Replay {
         std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done_});
     if (next == kNever) return false;
     const double t = std::max(next, now_);  // a core queued earlier runs now
-    for (Transfer &x : active_) x.remaining -= x.rate * (t - now_);
+    if (t > now_)  // most rounds run a core at the time reached
+      for (Transfer &x : active_) x.remaining -= x.rate * (t - now_);
     now_ = t;
     bool began = false;
     while (!begins_.empty() && begins_.top().time <= now_) {
@@ -194,7 +201,7 @@ class Replay {
   // capped clusters' transfers split the cap, the others what is left.
   void share_bandwidth() {
     per_cluster_.assign(static_cast<size_t>(clusters_), 0);
-    capped_.assign(static_cast<size_t>(clusters_), false);
+    capped_.assign(static_cast<size_t>(clusters_), 0);
     for (const Transfer &x : active_) ++per_cluster_[x.cluster];
     double left = prices_.gdram_bytes_per_cycle;
     size_t sharing = active_.size();
@@ -204,7 +211,7 @@ class Replay {
       for (int c = 0; c < clusters_; ++c) {
         if (capped_[c] || per_cluster_[c] == 0) continue;
         if (share * per_cluster_[c] > prices_.cluster_bytes_per_cycle) {
-          capped_[c] = true;
+          capped_[c] = 1;
           left -= prices_.cluster_bytes_per_cycle;
           sharing -= static_cast<size_t>(per_cluster_[c]);
           changed = true;
@@ -222,6 +229,7 @@ class Replay {
   }
 
   bool complete_transfers() {
+    if (next_done_ > now_) return false;  // the common case: none ends now
     finished_.clear();
     for (size_t i = 0; i < active_.size();) {
       if (active_[i].done > now_) {
@@ -287,16 +295,15 @@ class Replay {
 
   // The end of what `n` waits for, or kUnknown while any of it is unknown.
   double ends_waited_for(const Core &k, Node &n) {
-    for (int p = 0; p < kPipeCount; ++p) {
+    for (; n.waiting != 0; n.waiting &= n.waiting - 1) {
+      const int p = std::countr_zero(n.waiting);
       const uint64_t seq = n.waits_for[p];
-      if (seq == kNone) continue;
       const PipeRing &q = k.pipe[p];
-      if (q.holds(seq)) {
+      if (q.holds(seq)) {  // retired ones ended before it was issued
         const double end = q.at(seq).end;
         if (end == kUnknown) return kUnknown;
         n.after = std::max(n.after, end);
       }
-      n.waits_for[p] = kNone;  // retired ones ended before it was issued
     }
     if (n.atomic_before >= 0) {
       const double end = atomic_ends_[static_cast<size_t>(n.atomic_before)];
@@ -310,9 +317,11 @@ class Replay {
   // Places what can be placed on every pipe of the core: an instruction placed
   // on one pipe may be what another pipe's next one waits for.
   void place_all(int core) {
+    const Core &k = cores_[core];
     for (bool moved = true; moved;) {
       moved = false;
-      for (int p = 0; p < kPipeCount; ++p) moved |= place(core, static_cast<Pipe>(p));
+      for (int p = 0; p < kPipeCount; ++p)  // most pipes have nothing left to place
+        if (k.placed[p] < k.pipe[p].tail()) moved |= place(core, static_cast<Pipe>(p));
     }
   }
 
@@ -446,11 +455,11 @@ class Replay {
   void run_core(int core) {
     Core &k = cores_[core];
     while (k.state == Core::kRunning) {
-      if (k.next == k.steps->size()) {
+      if (k.next == k.count) {
         finish(k);
         return;
       }
-      const Step &s = (*k.steps)[k.next];
+      const Step &s = k.steps[k.next];
       if (run_scalar_code(k, s)) continue;
       if (s.kind == StepKind::kAtomic && k.now > limit()) {
         schedule(core);
@@ -510,8 +519,8 @@ class Replay {
       }
     }
     Node &n = own.push();
-    n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {kNone, kNone, kNone, kNone}, -1, -1,
-             0, k.sync_issued[s.pipe], false};
+    n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {}, 0, -1, -1, 0, k.sync_issued[s.pipe],
+             false};
     if (!s.async)
       for (int p = 0; p < kPipeCount; ++p) {
         if (p == s.pipe) continue;
@@ -520,8 +529,12 @@ class Replay {
         for (uint64_t seq = q.tail(); seq-- > q.head();) {
           const Node &other = q.at(seq);
           if (other.step->async || !depends_on(s.access, other.step->access)) continue;
-          if (other.end == kUnknown) n.waits_for[p] = seq;
-          else n.after = std::max(n.after, other.end);
+          if (other.end == kUnknown) {
+            n.waits_for[p] = seq;
+            n.waiting |= 1u << p;
+          } else {
+            n.after = std::max(n.after, other.end);
+          }
           break;
         }
       }
@@ -635,7 +648,7 @@ class Replay {
   std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
   double next_done_ = kNever;  // the earliest `done` of the active transfers
   std::vector<int> per_cluster_;
-  std::vector<bool> capped_;
+  std::vector<uint8_t> capped_;  // not vector<bool>: share_bandwidth() runs at every transfer
   std::unordered_map<uint64_t, Meeting> meetings_;
   std::vector<double> atomic_ends_;                     // per atomic, its end
   std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
