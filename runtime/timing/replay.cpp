@@ -103,7 +103,6 @@ struct Core {
   double now = 0;
   PipeRing pipe[kPipeCount];
   uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
-  uint32_t sync_in_flight[kPipeCount] = {};
   uint64_t sync_issued[kPipeCount] = {};
   uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
   double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
@@ -276,20 +275,17 @@ class Replay {
           TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end, false});
   }
 
-  // Forgets the instructions that ended by the stream's time, and before any
-  // instruction not placed yet was issued (it may wait for them).
-  void retire(Core &k) {
+  // Forgets pipe p's instructions that ended by the stream's time, and before
+  // any instruction not placed yet was issued (it may wait for them).
+  void retire(Core &k, Pipe p) {
     double horizon = k.now;
-    for (int p = 0; p < kPipeCount; ++p)
-      if (k.placed[p] < k.pipe[p].tail()) horizon = std::min(horizon, k.pipe[p].at(k.placed[p]).issue);
-    for (int p = 0; p < kPipeCount; ++p) {
-      PipeRing &q = k.pipe[p];
-      while (q.head() < k.placed[p]) {
-        const Node &n = q.at(q.head());
-        if (n.end == kUnknown || n.end > horizon) break;
-        if (!n.step->async) --k.sync_in_flight[p];
-        q.pop();
-      }
+    for (int o = 0; o < kPipeCount; ++o)
+      if (k.placed[o] < k.pipe[o].tail()) horizon = std::min(horizon, k.pipe[o].at(k.placed[o]).issue);
+    PipeRing &q = k.pipe[p];
+    while (q.head() < k.placed[p]) {
+      const Node &n = q.at(q.head());
+      if (n.end == kUnknown || n.end > horizon) break;
+      q.pop();
     }
   }
 
@@ -500,49 +496,60 @@ class Replay {
   }
 
   void issue(int core, Core &k, const Step &s) {
+    if (!s.async && stalls(k, s)) return;  // run_core goes on from there
     PipeRing &own = k.pipe[s.pipe];
     // Retiring only makes room: an ended instruction still held gives the
     // same waits as one retired (it ended before anything not placed was
-    // issued), so it runs when a pipe looks full or its queue is.
-    if (own.full() || (!s.async && k.sync_in_flight[s.pipe] >= kQueueDepth)) retire(k);
-    if (!s.async && k.sync_in_flight[s.pipe] >= kQueueDepth) {
-      // A full pipe: the stream stalls until its oldest synchronous
-      // instruction still running ends.
-      const uint64_t oldest = oldest_running_sync(k, s.pipe);
-      const uint64_t running =
-          oldest < own.tail() ? k.sync_issued[s.pipe] - own.at(oldest).sync_before : 0;
-      if (running >= kQueueDepth) {
-        const double end = own.at(oldest).end;
-        if (end == kUnknown) k.state = Core::kBlocked;
-        else wait(k, s, end);
-        return;  // run_core goes on from there
-      }
-    }
+    // issued), so it runs when the ring is full.
+    if (own.full()) retire(k, s.pipe);
     Node &n = own.push();
     n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {}, 0, -1, -1, 0, k.sync_issued[s.pipe],
              false};
-    if (!s.async)
-      for (int p = 0; p < kPipeCount; ++p) {
-        if (p == s.pipe) continue;
-        const PipeRing &q = k.pipe[p];
-        // The latest one it depends on ends last: its pipe runs in order.
-        for (uint64_t seq = q.tail(); seq-- > q.head();) {
-          const Node &other = q.at(seq);
-          if (other.step->async || !depends_on(s.access, other.step->access)) continue;
-          if (other.end == kUnknown) {
-            n.waits_for[p] = seq;
-            n.waiting |= 1u << p;
-          } else {
-            n.after = std::max(n.after, other.end);
-          }
-          break;
-        }
-      }
+    if (!s.async) {
+      find_dependencies(k, s, n);
+      ++k.sync_issued[s.pipe];
+    }
     if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
-    if (!s.async) ++k.sync_in_flight[s.pipe], ++k.sync_issued[s.pipe];
     ++k.next;
     place(core, s.pipe);
     k.now += prices_.issue_cycles;
+  }
+
+  // A full pipe: the stream stalls on synchronous step s until the oldest
+  // synchronous instruction still running on its pipe ends.
+  bool stalls(Core &k, const Step &s) {
+    const PipeRing &own = k.pipe[s.pipe];
+    const uint64_t oldest = oldest_running_sync(k, s.pipe);
+    if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < kQueueDepth)
+      return false;
+    const double end = own.at(oldest).end;
+    if (end == kUnknown) k.state = Core::kBlocked;
+    else wait(k, s, end);
+    return true;
+  }
+
+  // What synchronous step s, issued as n, waits for on the other pipes: the
+  // latest synchronous instruction of each it depends on through memory (its
+  // pipe runs in order: that one ends last). The synchronous ones before the
+  // oldest still running ended by the stream's time and cannot hold s back
+  // (it starts after its issue): the search stops there.
+  void find_dependencies(Core &k, const Step &s, Node &n) {
+    for (int p = 0; p < kPipeCount; ++p) {
+      if (p == s.pipe) continue;
+      const PipeRing &q = k.pipe[p];
+      const uint64_t oldest = oldest_running_sync(k, static_cast<Pipe>(p));
+      for (uint64_t seq = q.tail(); seq-- > oldest;) {
+        const Node &other = q.at(seq);
+        if (other.step->async || !depends_on(s.access, other.step->access)) continue;
+        if (other.end == kUnknown) {
+          n.waits_for[p] = seq;
+          n.waiting |= 1u << p;
+        } else {
+          n.after = std::max(n.after, other.end);
+        }
+        break;
+      }
+    }
   }
 
   // The oldest synchronous instruction of pipe p that has not ended by the
