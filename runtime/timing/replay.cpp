@@ -40,11 +40,26 @@ struct Node {
   double after;                       // the known ends it waits for
   uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
   uint8_t waiting;                    // the pipes whose waits_for entry is still to be resolved
+  bool async;                         // step->async, at hand for the searches over a pipe
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
   int64_t atomic_cell;                // an atomic's own cell in Replay::atomic_ends_
   double bytes_from;                  // a DMA request: when its latency has passed
   uint64_t sync_before;               // synchronous instructions issued on its pipe before it
   bool behind;                        // its bytes wait for the request before it, still moving
+
+  // A node for step s issued at `at` (waits_for is read only where waiting says).
+  void reset(const Step &s, double at, uint64_t sync_issued) {
+    step = &s;
+    issue = at;
+    ready = start = end = kUnknown;
+    after = 0;
+    waiting = 0;
+    async = s.async;
+    atomic_before = atomic_cell = -1;
+    bytes_from = 0;
+    sync_before = sync_issued;
+    behind = false;
+  }
 };
 
 // A pipe's instructions not yet retired, by sequence number: a ring that grows
@@ -106,6 +121,8 @@ struct Core {
   uint64_t sync_issued[kPipeCount] = {};
   uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
   double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
+  uint64_t ended[kPipeCount] = {};      // instructions whose end is known, per pipe
+  double latest_end[kPipeCount] = {};   // the latest of those ends
   enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
   bool dirty = false;  // an end it may wait for became known
   size_t scalar_done = 0;  // 1 + the step whose scalar code the stream ran last
@@ -270,6 +287,8 @@ class Replay {
     double &busy_until = k.busy_until[n.step->pipe];  // a pipe's ends come in order
     k.out.pipe_busy[n.step->pipe] += n.end - std::max(n.start, busy_until);
     busy_until = n.end;
+    ++k.ended[n.step->pipe];
+    k.latest_end[n.step->pipe] = std::max(k.latest_end[n.step->pipe], n.end);
     if (k.traced)
       k.out.events.push_back(
           TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end, false});
@@ -503,8 +522,7 @@ class Replay {
     // issued), so it runs when the ring is full.
     if (own.full()) retire(k, s.pipe);
     Node &n = own.push();
-    n = Node{&s, k.now, kUnknown, kUnknown, kUnknown, 0, {}, 0, -1, -1, 0, k.sync_issued[s.pipe],
-             false};
+    n.reset(s, k.now, k.sync_issued[s.pipe]);
     if (!s.async) {
       find_dependencies(k, s, n);
       ++k.sync_issued[s.pipe];
@@ -540,7 +558,7 @@ class Replay {
       const uint64_t oldest = oldest_running_sync(k, static_cast<Pipe>(p));
       for (uint64_t seq = q.tail(); seq-- > oldest;) {
         const Node &other = q.at(seq);
-        if (other.step->async || !depends_on(s.access, other.step->access)) continue;
+        if (other.async || !depends_on(s.access, other.step->access)) continue;
         if (other.end == kUnknown) {
           n.waits_for[p] = seq;
           n.waiting |= 1u << p;
@@ -562,24 +580,28 @@ class Replay {
     uint64_t &seq = k.running_from[p];
     for (seq = std::max(seq, q.head()); seq < q.tail(); ++seq) {
       const Node &n = q.at(seq);
-      if (!n.step->async && (n.end == kUnknown || n.end > k.now)) break;
+      if (!n.async && (n.end == kUnknown || n.end > k.now)) break;
     }
     return seq;
   }
 
+  // Whether every instruction issued on the pipes in `mask` has a known end;
+  // if so, `until` becomes the latest of them (those retired ended by the
+  // stream's time, where `until` starts).
+  static bool drained(const Core &k, uint32_t mask, double &until) {
+    for (int p = 0; p < kPipeCount; ++p) {
+      if (((mask >> p) & 1u) == 0) continue;
+      if (k.ended[p] < k.pipe[p].tail()) return false;
+      until = std::max(until, k.latest_end[p]);
+    }
+    return true;
+  }
+
   void fence(Core &k, const Step &s) {
     double until = k.now;
-    for (int p = 0; p < kPipeCount; ++p) {
-      if (((s.count >> p) & 1u) == 0) continue;
-      const PipeRing &q = k.pipe[p];
-      for (uint64_t seq = q.head(); seq < q.tail(); ++seq) {
-        const double end = q.at(seq).end;
-        if (end == kUnknown) {
-          k.state = Core::kBlocked;
-          return;
-        }
-        until = std::max(until, end);
-      }
+    if (!drained(k, s.count, until)) {
+      k.state = Core::kBlocked;
+      return;
     }
     wait(k, s, until);
     ++k.next;
@@ -608,14 +630,10 @@ class Replay {
 
   void finish(Core &k) {
     double end = k.now;
-    for (const PipeRing &q : k.pipe)
-      for (uint64_t seq = q.head(); seq < q.tail(); ++seq) {
-        if (q.at(seq).end == kUnknown) {
-          k.state = Core::kBlocked;
-          return;
-        }
-        end = std::max(end, q.at(seq).end);
-      }
+    if (!drained(k, (1u << kPipeCount) - 1, end)) {
+      k.state = Core::kBlocked;
+      return;
+    }
     k.out.finish = end;
     k.state = Core::kDone;
   }
