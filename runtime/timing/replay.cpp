@@ -515,7 +515,7 @@ class Replay {
   }
 
   void issue(int core, Core &k, const Step &s) {
-    if (!s.async && stalls(k, s)) return;  // run_core goes on from there
+    if (!s.async && !has_room(k, s)) return;  // run_core goes on from there
     PipeRing &own = k.pipe[s.pipe];
     // Retiring only makes room: an ended instruction still held gives the
     // same waits as one retired (it ended before anything not placed was
@@ -533,17 +533,22 @@ class Replay {
     k.now += prices_.issue_cycles;
   }
 
-  // A full pipe: the stream stalls on synchronous step s until the oldest
-  // synchronous instruction still running on its pipe ends.
-  bool stalls(Core &k, const Step &s) {
+  // Whether the pipe of synchronous step s takes it now. A full pipe stalls
+  // the stream until the oldest synchronous instruction still running on it
+  // ends (blocked while that end is unknown); then it has room, but an atomic
+  // goes back to run_core, which holds it while anything could come first.
+  bool has_room(Core &k, const Step &s) {
     const PipeRing &own = k.pipe[s.pipe];
     const uint64_t oldest = oldest_running_sync(k, s.pipe);
     if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < kQueueDepth)
-      return false;
+      return true;
     const double end = own.at(oldest).end;
-    if (end == kUnknown) k.state = Core::kBlocked;
-    else wait(k, s, end);
-    return true;
+    if (end == kUnknown) {
+      k.state = Core::kBlocked;
+      return false;
+    }
+    wait(k, s, end);
+    return s.kind != StepKind::kAtomic;
   }
 
   // What synchronous step s, issued as n, waits for on the other pipes: the
