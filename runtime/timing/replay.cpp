@@ -124,7 +124,6 @@ struct Core {
   uint64_t ended[kPipeCount] = {};      // instructions whose end is known, per pipe
   double latest_end[kPipeCount] = {};   // the latest of those ends
   enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
-  bool dirty = false;  // an end it may wait for became known
   size_t scalar_done = 0;  // 1 + the step whose scalar code the stream ran last
   CoreTiming out;
 };
@@ -148,6 +147,7 @@ class Replay {
       k.traced = c.traced;
       clusters_ = std::max(clusters_, c.cluster + 1);
     }
+    dirty_.assign((cores_.size() + 63) / 64, 0);
   }
 
   std::vector<CoreTiming> run() {
@@ -267,11 +267,11 @@ class Replay {
     Core &k = cores_[core];
     Node &n = k.pipe[p].at(seq);
     finish_node(k, n, end);
-    k.dirty = true;
+    mark_dirty(core);
     if (n.atomic_cell >= 0) {  // the next atomic to its block may start now
       atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
       if (const int waiter = atomic_waiter_[static_cast<size_t>(n.atomic_cell)]; waiter >= 0)
-        cores_[static_cast<size_t>(waiter)].dirty = true;
+        mark_dirty(waiter);
     }
     if (seq + 1 >= k.placed[p]) return;  // the next one is not placed yet: it will see this end
     Node &next = k.pipe[p].at(seq + 1);
@@ -446,11 +446,27 @@ class Replay {
     return read + written * (1 + prices_.gdram_write_extra) + 64.0 * s.blocks.partial;
   }
 
+  // A core an end it may wait for became known of: resolve_dirty() places
+  // what it can.
+  void mark_dirty(int core) { dirty_[static_cast<size_t>(core) >> 6] |= uint64_t{1} << (core & 63); }
+
+  // The first dirty core from `from` on, or cores_.size().
+  size_t next_dirty(size_t from) const {
+    for (size_t w = from >> 6; w < dirty_.size(); ++w) {
+      uint64_t bits = dirty_[w];
+      if (w == from >> 6) bits &= ~uint64_t{0} << (from & 63);
+      if (bits != 0) return (w << 6) + static_cast<size_t>(std::countr_zero(bits));
+    }
+    return cores_.size();
+  }
+
+  // The dirty cores in order, as a loop over every core would: one made dirty
+  // meanwhile is resolved now if it comes after the one being resolved, at the
+  // next call otherwise.
   void resolve_dirty() {
-    for (size_t i = 0; i < cores_.size(); ++i) {
+    for (size_t i = next_dirty(0); i < cores_.size(); i = next_dirty(i + 1)) {
       Core &k = cores_[i];
-      if (!k.dirty) continue;
-      k.dirty = false;
+      dirty_[i >> 6] &= ~(uint64_t{1} << (i & 63));
       place_all(static_cast<int>(i));
       if (k.state == Core::kBlocked) {  // it retries the step it stopped at
         k.state = Core::kRunning;
@@ -668,6 +684,7 @@ class Replay {
 
   const Prices prices_;
   std::vector<Core> cores_;
+  std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
   int clusters_ = 1;
   double now_ = 0;
   std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>,
