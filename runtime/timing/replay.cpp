@@ -446,8 +446,8 @@ class Replay {
     return read + written * (1 + prices_.gdram_write_extra) + 64.0 * s.blocks.partial;
   }
 
-  // A core an end it may wait for became known of: resolve_dirty() places
-  // what it can.
+  // An end the core may wait for became known: resolve_dirty() places what
+  // it can.
   void mark_dirty(int core) { dirty_[static_cast<size_t>(core) >> 6] |= uint64_t{1} << (core & 63); }
 
   // The first dirty core from `from` on, or cores_.size().
