@@ -293,6 +293,9 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     c.sram_capacity = sram_usable(p.spec);
     for (Space s : {Space::kNram, Space::kSram, Space::kWram})
       if (!c.is_mpu || s == Space::kSram) c.declared[static_cast<int>(s)] = layout.ends(s);
+    c.touched[static_cast<int>(Space::kNram)].fit(c.nram_capacity);
+    c.touched[static_cast<int>(Space::kSram)].fit(c.sram_capacity);
+    c.touched[static_cast<int>(Space::kWram)].fit(c.wram_capacity);
   }
 }
 

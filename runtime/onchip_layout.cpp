@@ -131,7 +131,7 @@ void OnchipLayout::initialise(Space space, const bang::OnchipSite &site) {
     if (base == nullptr) continue;
     std::memcpy(base + site.offset, site.init, site.bytes);
     if (space != Space::kLdram)
-      cores_[i].touched[static_cast<int>(space)].add(site.offset, site.bytes);
+      cores_[i].touched[static_cast<int>(space)].note(site.offset, site.bytes);
   }
 }
 

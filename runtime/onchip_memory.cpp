@@ -66,7 +66,7 @@ struct Block {
   std::byte *base = nullptr;
   size_t open = 0;                       // accessible bytes from base, whole pages
   std::atomic<size_t> high_water{0};     // declared by the current launch
-  TouchedExtent touched;                 // by the launch that ran last
+  TouchedPages touched;                  // by the launch that ran last
   bool memory_core = false;  // a memory core's scratch: starts each launch zeroed
 };
 
@@ -156,8 +156,8 @@ void Arena::map(const DeviceSpec &s) {
 }
 
 // Every byte of an open page holds the fill pattern when a launch begins: the
-// launch before wrote only bytes its cores touched (TouchedExtent; all of a
-// core's NRAM if its scalar code stored there), so only those are refilled.
+// launch before wrote only the pages its cores touched (TouchedPages), so
+// only those are refilled.
 // A kernel that declares all of NRAM but uses a little of it (an empty
 // launch, a small case) costs nothing for the rest. The whole of what is
 // open is refilled when the pattern changed or scalar code stored through
@@ -174,30 +174,36 @@ void Arena::begin_launch() {
   const int byte = g_fill_byte.load();
   const bool all = byte != filled_with_ || stray_store_.exchange(false);
   filled_with_ = byte;
-  const auto refilled = [&](const Block &b) {
-    if (all) return std::pair<size_t, size_t>{0, b.open};
-    const size_t hi = std::min(b.touched.hi, b.open);
-    return std::pair<size_t, size_t>{std::min(b.touched.lo, hi), hi};
+  // Calls f(lo, hi) for each run of pages to refill, in bytes within what is open.
+  const auto each_run = [all](const Block &b, auto &&f) {
+    if (all) return f(size_t{0}, b.open);
+    const TouchedPages &t = b.touched;
+    if (!t.any()) return;  // most blocks of a launch on a few cores
+    for (size_t p = 0; p < TouchedPages::kPages; ++p) {
+      if (t.page[p] == 0) continue;
+      const size_t first = p;
+      while (p + 1 < TouchedPages::kPages && t.page[p + 1] != 0) ++p;
+      const size_t lo = std::min(first << t.shift, b.open);
+      const size_t hi = std::min((p + 1) << t.shift, b.open);
+      if (lo < hi) f(lo, hi);
+    }
   };
   size_t total = 0;
-  for (const auto &bp : blocks_) {
-    const auto [lo, hi] = refilled(*bp);
-    total += hi - lo;
-  }
+  for (const auto &bp : blocks_) each_run(*bp, [&](size_t lo, size_t hi) { total += hi - lo; });
   const auto count = static_cast<std::ptrdiff_t>(blocks_.size());
 #pragma omp parallel for schedule(dynamic) if (total >= kFillWorthThreads)
   for (std::ptrdiff_t i = 0; i < count; ++i) {
     Block &b = *blocks_[static_cast<size_t>(i)];
-    const auto [lo, hi] = refilled(b);
     // Declarations poison the gaps between buffers again (onchip_declared).
-    const size_t declared = std::min(round_up(b.high_water.load(), page_bytes()), b.open);
-    asan::unpoison(b.base, std::max(hi, declared));
-    if (b.memory_core)
-      std::memset(b.base + lo, 0, hi - lo);
-    else if (byte >= 0)
-      std::memset(b.base + lo, byte, hi - lo);
+    asan::unpoison(b.base, b.open);
+    each_run(b, [&](size_t lo, size_t hi) {
+      if (b.memory_core)
+        std::memset(b.base + lo, 0, hi - lo);
+      else if (byte >= 0)
+        std::memset(b.base + lo, byte, hi - lo);
+    });
     b.high_water = 0;
-    b.touched = TouchedExtent{};
+    b.touched = TouchedPages{};
   }
 }
 
@@ -205,11 +211,11 @@ void Arena::keep_touched(const std::vector<CoreContext> &cores) {
   for (const CoreContext &c : cores)
     for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
       if (onchip_base(c, s) == nullptr) continue;
-      Block &b = block_of(c, s);
-      const TouchedExtent &t = c.touched[static_cast<int>(s)];
-      if (t.lo < t.hi) b.touched.add(t.lo, t.hi - t.lo);
-      // Scalar stores into NRAM are not located (CoreContext::scalar_stored_nram).
-      if (s == Space::kNram && c.scalar_stored_nram) b.touched.add(0, b.open);
+      TouchedPages &into = block_of(c, s).touched;
+      const TouchedPages &t = c.touched[static_cast<int>(s)];
+      if (!t.any()) continue;
+      into.shift = t.shift;  // the cores of a launch see the same capacities
+      for (size_t p = 0; p < TouchedPages::kPages; ++p) into.page[p] |= t.page[p];
     }
 }
 

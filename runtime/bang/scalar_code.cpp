@@ -54,7 +54,7 @@ Place place_of(CoreContext &c, uintptr_t a) {
 
 // The next launch refills what scalar code stored (runtime/onchip_memory.h).
 void note_store(CoreContext &c, Space space, const std::byte *base, uintptr_t a, size_t bytes) {
-  c.touched[static_cast<int>(space)].add(a - reinterpret_cast<uintptr_t>(base), bytes);
+  c.touched[static_cast<int>(space)].note(a - reinterpret_cast<uintptr_t>(base), bytes);
 }
 
 void log_run(CoreContext &c, const ScalarRun &r) {

@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -110,16 +111,41 @@ inline bool inside_declared(const DeclaredEnds &d, size_t off, size_t bytes) {
   return bytes <= end && off + bytes <= end;
 }
 
-// The bytes of one on-chip space a core touched in a launch, as offsets from
-// its base (lo >= hi: none). Every write there passes an operand check or a
-// scalar access, which note it, so the next launch refills only these bytes
-// with the fill pattern instead of all the kernel declared
-// (runtime/onchip_memory.h). Two compares on the hot path.
-struct TouchedExtent {
-  size_t lo = SIZE_MAX, hi = 0;
-  void add(size_t off, size_t bytes) {
-    lo = off < lo ? off : lo;
-    hi = off + bytes > hi ? off + bytes : hi;
+// The pages of one on-chip space a core touched in a launch: the next launch
+// refills only those with the fill pattern, not all the kernel declared
+// (runtime/onchip_memory.h). Every write there passes an operand check or a
+// scalar access, which note it here with constant stores and no loads, so a
+// loop of accesses never waits on its own notes (a span kept as two
+// compares cost 0.9 ns more per scalar store: each waited for the one
+// before), and two buffers at both ends of NRAM do not mark all between them.
+struct TouchedPages {
+  static constexpr size_t kPages = 256;
+  static constexpr unsigned kSmallestShift = 12;
+  unsigned shift = kSmallestShift;  // a page is 2^shift bytes: the space in kPages - 1 of them
+  uint8_t page[kPages] = {};
+
+  // The page size for a space of `capacity` bytes.
+  void fit(size_t capacity) {
+    while ((capacity >> shift) + 1 >= kPages) ++shift;
+  }
+  // [off, off + bytes), with off inside the space: its first and last page
+  // (what a scalar element or a short operand spans), and those between.
+  void note(size_t off, size_t bytes) {
+    if (bytes == 0) return;
+    const size_t first = off >> shift, last = (off + bytes - 1) >> shift;
+    page[first] = 1;
+    page[last < kPages ? last : kPages - 1] = 1;
+    if (bytes > (size_t{1} << kSmallestShift)) [[unlikely]]
+      for (size_t p = first + 1; p < last && p < kPages; ++p) page[p] = 1;
+  }
+  bool any() const {  // eight marks at a time: launches look at every core's
+    uint64_t seen = 0;
+    for (size_t p = 0; p < kPages; p += sizeof(uint64_t)) {
+      uint64_t marks;
+      std::memcpy(&marks, page + p, sizeof marks);
+      seen |= marks;
+    }
+    return seen != 0;
   }
 };
 
@@ -190,11 +216,7 @@ struct CoreContext {
   DeclaredEnds declared[3];
   // What of them this launch touched; noted by the operand checks, which see
   // the core as const.
-  mutable TouchedExtent touched[3];
-  // Scalar code stored into NRAM: a constant store per access, where noting
-  // the span cost 0.9 ns more per store (each waits for the previous one's
-  // note); the launch's end takes all its NRAM variables as touched.
-  bool scalar_stored_nram = false;
+  mutable TouchedPages touched[3];
   // The run of a launch this core is in (runtime/launch.h), read on the hot
   // path of every declared on-chip variable's use.
   uint64_t launch_serial = 0;
@@ -351,7 +373,7 @@ inline void require_onchip(const CoreContext &c, const char *op, const char *ope
   const int s = static_cast<int>(space);
   if (!inside_declared(c.declared[s], off, bytes)) [[unlikely]]
     return detail::check_onchip_slowly(c, op, operand, space, p, bytes);
-  c.touched[s].add(off, bytes);
+  c.touched[s].note(off, bytes);
 }
 
 inline void require_gdram(const CoreContext &c, const char *op, const char *operand,

@@ -80,9 +80,10 @@ inline bool continues_run(CoreContext &c, const char *site, uintptr_t address, s
 template <unsigned kAccess>
 [[gnu::always_inline]] inline void scalar_touch(CoreContext &c, const char *op, const char *where,
                                                 uintptr_t address, size_t bytes) {
-  if (address - reinterpret_cast<uintptr_t>(c.nram) < c.nram_capacity) [[likely]] {
+  if (const uintptr_t off = address - reinterpret_cast<uintptr_t>(c.nram); off < c.nram_capacity)
+      [[likely]] {
     c.scalar_nram_accesses += kAccess == kScalarUpdate ? 2 : 1;
-    if constexpr ((kAccess & kScalarStore) != 0) c.scalar_stored_nram = true;
+    if constexpr ((kAccess & kScalarStore) != 0) c.touched[static_cast<int>(Space::kNram)].note(off, bytes);
   } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
     c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
                        ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
