@@ -172,7 +172,8 @@ void Arena::map(const DeviceSpec &s) {
 // when there is that much (below, waking them would cost more than it saves).
 void Arena::begin_launch() {
   const int byte = g_fill_byte.load();
-  const bool all = byte != filled_with_ || stray_store_.exchange(false);
+  const bool stray = stray_store_.exchange(false);
+  const bool all = stray || byte != filled_with_;
   filled_with_ = byte;
   // Calls f(lo, hi) for each run of pages to refill, in bytes within what is open.
   const auto each_run = [all](const Block &b, auto &&f) {
