@@ -347,6 +347,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
       detail::forget_scalar_runs(c);
     }
   });
+  layout.note_initialised();
   mem.keep_touched(cores);
   if (fault.empty() && race_check) {
     const std::string race = race_check->first_race();

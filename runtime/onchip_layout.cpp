@@ -128,11 +128,17 @@ void OnchipLayout::initialise(Space space, const bang::OnchipSite &site) {
   for (size_t i = 0; i < cores_.size(); ++i) {
     std::byte *base = space == Space::kLdram ? static_cast<std::byte *>(ldram_of(static_cast<int>(i)))
                                              : bang::space_base(cores_[i], space);
-    if (base == nullptr) continue;
-    std::memcpy(base + site.offset, site.init, site.bytes);
-    if (space != Space::kLdram)
-      cores_[i].touched[static_cast<int>(space)].note(site.offset, site.bytes);
+    if (base != nullptr) std::memcpy(base + site.offset, site.init, site.bytes);
   }
+  // The cores note their own writes as they run; these are noted after the run.
+  if (space != Space::kLdram) initialised_.push_back(Placed{&site, site.offset, site.bytes});
+}
+
+void OnchipLayout::note_initialised() const {
+  for (const Placed &v : initialised_)
+    for (const CoreContext &c : cores_)
+      if (bang::space_base(c, v.site->space) != nullptr)
+        c.touched[static_cast<int>(v.site->space)].note(v.offset, v.bytes);
 }
 
 std::byte *OnchipLayout::ldram_of(int core) {

@@ -36,6 +36,9 @@ class OnchipLayout {
   std::byte *place(CoreContext &c, bang::OnchipSite &site, size_t bytes, size_t align);
   // "'a' (prog.mlu:10, 256 bytes)" for the variable at `offset`, or "".
   std::string describe(Space space, size_t offset) const;
+  // After the run: every core notes the on-chip variables initialised for it
+  // (CoreContext::touched), which the next launch refills.
+  void note_initialised() const;
 
  private:
   struct Placed {
@@ -61,6 +64,7 @@ class OnchipLayout {
   mutable std::mutex mutex_;
   std::array<SpaceLayout, kSpaces> spaces_;
   std::vector<void *> ldram_;  // per core, mapped on first use
+  std::vector<Placed> initialised_;  // on-chip variables with an initializer
 };
 
 }  // namespace mlusim
