@@ -109,7 +109,11 @@ void grow_steps(CoreContext &c) { grow_log(c, c.steps); }
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
   const uintptr_t off = offset_in(c, space, p);
-  if (c.is_mpu && space != Space::kSram && skip_on_memory_core(c, op, space, off, bytes)) return;
+  if (c.is_mpu && space != Space::kSram && skip_on_memory_core(c, op, space, off, bytes)) {
+    // A vector or matrix intrinsic still computes into the scratch (docs/bang_c.md).
+    c.touched[static_cast<int>(space)].note(off, bytes);
+    return;
+  }
   const bool in_space = onchip_base(c, space) != nullptr && off <= capacity_of(c, space);
   if (in_space && bytes == 0) return;  // an empty operand touches nothing
   if (in_space && off + bytes <= c.launch->layout->used(space))
