@@ -8,7 +8,8 @@
 // and charged in cycles that the next recorded step carries into the timing
 // model; it faults when an unfenced async copy owns its bytes; GDRAM and
 // SRAM accesses join the race check's log. An NRAM access costs a thread-local
-// load, two compares and an add on the host.
+// load, two compares and an add on the host; a store, two byte stores more
+// (the pages the next launch refills: CoreContext::touched).
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
