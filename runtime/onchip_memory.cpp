@@ -189,12 +189,7 @@ void Arena::begin_launch() {
       if (lo < hi) f(lo, hi);
     }
   };
-  size_t total = 0;
-  for (const auto &bp : blocks_) each_run(*bp, [&](size_t lo, size_t hi) { total += hi - lo; });
-  const auto count = static_cast<std::ptrdiff_t>(blocks_.size());
-#pragma omp parallel for schedule(dynamic) if (total >= kFillWorthThreads)
-  for (std::ptrdiff_t i = 0; i < count; ++i) {
-    Block &b = *blocks_[static_cast<size_t>(i)];
+  const auto refill = [&](Block &b) {
     // Declarations poison the gaps between buffers again (onchip_declared).
     asan::unpoison(b.base, b.open);
     each_run(b, [&](size_t lo, size_t hi) {
@@ -205,7 +200,16 @@ void Arena::begin_launch() {
     });
     b.high_water = 0;
     b.touched = TouchedPages{};
+  };
+  size_t total = 0;
+  for (const auto &bp : blocks_) each_run(*bp, [&](size_t lo, size_t hi) { total += hi - lo; });
+  if (total < kFillWorthThreads) {  // not even an OpenMP region of one thread: most launches
+    for (const auto &bp : blocks_) refill(*bp);
+    return;
   }
+  const auto count = static_cast<std::ptrdiff_t>(blocks_.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t i = 0; i < count; ++i) refill(*blocks_[static_cast<size_t>(i)]);
 }
 
 void Arena::keep_touched(const std::vector<CoreContext> &cores) {

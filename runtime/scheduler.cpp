@@ -33,24 +33,23 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   picker_.order_units(units_);
   int clusters = 0;
   for (const CoreContext &c : cores) clusters = std::max(clusters, c.physical_cluster + 1);
-  clusters_.resize(clusters);
-  cluster_ipus_.resize(clusters);
-  task_ends_.resize(clusters);
-  for (Barrier &b : task_ends_) b.orders_memory = false;
   const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
-  unions_.resize(unions);
-  union_ipus_.resize(unions);
+  const auto lay = [](std::vector<Barrier> &group, int count, BarrierScope scope) {
+    group.resize(static_cast<size_t>(count));
+    for (Barrier &b : group) b.scope = scope;
+  };
+  lay(clusters_, clusters, BarrierScope::kCluster);
+  lay(cluster_ipus_, clusters, BarrierScope::kClusterIpu);
+  lay(task_ends_, clusters, BarrierScope::kTaskEnd);
+  for (Barrier &b : task_ends_) b.orders_memory = false;
+  lay(unions_, unions, BarrierScope::kUnion);
+  lay(union_ipus_, unions, BarrierScope::kUnionIpu);
   for (size_t i = 0; i < cores.size(); ++i) {
     Core &k = cores_[i];
     k.ctx = &cores[i];
     k.fiber = pooled_fiber(i);
-    clusters_[k.ctx->physical_cluster].participants.push_back(&k);
-    task_ends_[k.ctx->physical_cluster].participants.push_back(&k);
-    if (!k.ctx->is_mpu) cluster_ipus_[k.ctx->physical_cluster].participants.push_back(&k);
-    if (unions == 0) continue;
-    unions_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
-    if (!k.ctx->is_mpu)
-      union_ipus_[k.ctx->physical_cluster / union_clusters].participants.push_back(&k);
+    Barrier *its[kBarriersPerCore];
+    for (int n = barriers_of(*k.ctx, its); n-- > 0;) ++its[n]->participants;
   }
 }
 
@@ -87,9 +86,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
       continue;
     }
     if (ready == nullptr) {
-      const bool mine_done = std::all_of(mine.begin(), mine.end(),
-                                         [](Core *k) { return k->state == Core::kDone; });
-      if (mine_done && (next_unit_ >= units_.size() || aborted())) {
+      if (mine.empty() && (next_unit_ >= units_.size() || aborted())) {
         --alive_workers_;
         if (alive_workers_ > 0 && stuck()) declare_deadlock();
         return;
@@ -108,10 +105,14 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     const bool finished = core.fiber->resume();
     leave_core(*core.ctx);
     lock.lock();
-    if (finished)
+    if (finished) {
       on_finished(core);
-    else
+      // Out of the worker's list, which next_ready() reads at every switch (a
+      // worker may claim many clusters); the order of the rest is kept.
+      mine.erase(std::find(mine.begin(), mine.end(), &core));
+    } else {
       on_parked(core);
+    }
   }
 }
 
@@ -133,15 +134,18 @@ Scheduler::Core *Scheduler::next_ready(const std::vector<Core *> &mine) {
   return nullptr;
 }
 
-std::string Scheduler::who_waits(const Barrier &b) const {
+std::string Scheduler::who_waits(const Barrier &b) {
   std::string waiting, finished;
-  for (const Core *k : b.participants) {
+  for (const Core &k : cores_) {
+    Barrier *its[kBarriersPerCore];
+    const int n = barriers_of(*k.ctx, its);
+    if (std::find(its, its + n, &b) == its + n) continue;  // not a participant
     // parked_at is the running core's own until it has parked (state is ours).
-    if (k->state == Core::kParked && k->parked_at == &b)
-      waiting += fmt::format("{}{} at {}", waiting.empty() ? "" : ", ", detail::core_name(*k->ctx),
-                             k->parked_op);
-    else if (k->state == Core::kDone)
-      finished += (finished.empty() ? "" : ", ") + detail::core_name(*k->ctx);
+    if (k.state == Core::kParked && k.parked_at == &b)
+      waiting += fmt::format("{}{} at {}", waiting.empty() ? "" : ", ", detail::core_name(*k.ctx),
+                             k.parked_op);
+    else if (k.state == Core::kDone)
+      finished += (finished.empty() ? "" : ", ") + detail::core_name(*k.ctx);
   }
   return fmt::format("waiting: {}; finished without reaching it: {}",
                      waiting.empty() ? "none" : waiting, finished.empty() ? "none" : finished);
@@ -158,13 +162,13 @@ void Scheduler::on_parked(Core &core) {
     core.wake_fault = fmt::format(
         "{} of {} participants already finished the kernel without reaching it; this barrier "
         "can never complete (a deadlock on hardware). {}",
-        b.finished, b.participants.size(), who_waits(b));
+        b.finished, b.participants, who_waits(b));
     core.parked_at = nullptr;
     return;  // stays ready: it resumes to fault
   }
   core.state = Core::kParked;
   b.waiting.push_back(&core);
-  if (b.waiting.size() < b.participants.size()) return;
+  if (b.waiting.size() < b.participants) return;
   for (Core *k : b.waiting) {
     k->state = Core::kReady;
     k->parked_at = nullptr;
@@ -182,20 +186,15 @@ void Scheduler::on_parked(Core &core) {
 
 void Scheduler::on_finished(Core &core) {
   core.state = Core::kDone;
-  std::vector<Barrier *> mine = {&clusters_[core.ctx->physical_cluster],
-                                 &task_ends_[core.ctx->physical_cluster]};
-  if (!core.ctx->is_mpu) mine.push_back(&cluster_ipus_[core.ctx->physical_cluster]);
-  if (!unions_.empty()) {
-    mine.push_back(&unions_[core.ctx->physical_cluster / union_clusters_]);
-    if (!core.ctx->is_mpu)
-      mine.push_back(&union_ipus_[core.ctx->physical_cluster / union_clusters_]);
-  }
-  for (Barrier *b : mine) {
-    ++b->finished;
-    if (b->waiting.empty()) continue;
-    wake_with_fault(*b, fmt::format("{} finished the kernel while this core waited; this barrier "
-                                    "can never complete (a deadlock on hardware). {}",
-                                    detail::core_name(*core.ctx), who_waits(*b)));
+  Barrier *mine[kBarriersPerCore];
+  const int n = barriers_of(*core.ctx, mine);
+  for (int i = 0; i < n; ++i) {
+    Barrier &b = *mine[i];
+    ++b.finished;
+    if (b.waiting.empty()) continue;
+    wake_with_fault(b, fmt::format("{} finished the kernel while this core waited; this barrier "
+                                   "can never complete (a deadlock on hardware). {}",
+                                   detail::core_name(*core.ctx), who_waits(b)));
   }
 }
 
@@ -256,6 +255,20 @@ Scheduler::Barrier &Scheduler::barrier_of(const CoreContext &c, BarrierScope sco
   return group_of(scope)[group_index(c, scope)];
 }
 
+// Every barrier core c takes part in, into `out` (kBarriersPerCore of room);
+// returns how many. A memory core takes no part in the compute cores' own.
+int Scheduler::barriers_of(const CoreContext &c, Barrier *out[]) {
+  const auto cluster = static_cast<size_t>(c.physical_cluster);
+  int n = 0;
+  out[n++] = &clusters_[cluster];
+  out[n++] = &task_ends_[cluster];
+  if (!c.is_mpu) out[n++] = &cluster_ipus_[cluster];
+  if (unions_.empty()) return n;
+  out[n++] = &unions_[cluster / static_cast<size_t>(union_clusters_)];
+  if (!c.is_mpu) out[n++] = &union_ipus_[cluster / static_cast<size_t>(union_clusters_)];
+  return n;
+}
+
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   detail::flush_scalar_runs(c);  // what scalar code did before the barrier
   Core &me = cores_[c.physical_core];
@@ -265,7 +278,7 @@ void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
   const uint64_t key =
       barrier_key(scope, group_index(c, scope), me.passed[static_cast<size_t>(scope)]++);
   record(c, Step{.op = op, .detail = "barrier", .amount = key,
-                 .count = static_cast<uint32_t>(b.participants.size()),
+                 .count = static_cast<uint32_t>(b.participants),
                  .kind = StepKind::kBarrier, .pipe = kIoPipe});
   me.parked_at = &b;
   me.parked_op = op;

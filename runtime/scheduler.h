@@ -67,10 +67,11 @@ class Scheduler {
     std::string wake_fault;  // set when the core must fault instead of passing
   };
   struct Barrier {
+    BarrierScope scope = BarrierScope::kCluster;
     // What a participant did before it is ordered before what any does after
     // (not so for the start of a cluster's next task, which only takes turns).
     bool orders_memory = true;
-    std::vector<Core *> participants;
+    size_t participants = 0;  // counted, not listed: a launch sets up 40 barriers, most unused
     int finished = 0;
     std::vector<Core *> waiting;
   };
@@ -82,8 +83,10 @@ class Scheduler {
   void on_finished(Core &core);
   void wake_with_fault(Barrier &b, const std::string &why);
   void declare_deadlock();
-  std::string who_waits(const Barrier &b) const;
+  std::string who_waits(const Barrier &b);
   Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
+  static constexpr int kBarriersPerCore = static_cast<int>(BarrierScope::kScopeCount);
+  int barriers_of(const CoreContext &c, Barrier *out[]);
   std::vector<Barrier> &group_of(BarrierScope scope);
   size_t group_index(const CoreContext &c, BarrierScope scope) const;
 
