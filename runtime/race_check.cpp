@@ -1,7 +1,6 @@
 #include "runtime/race_check.h"
 
 #include <algorithm>
-#include <map>
 #include <cstdlib>
 #include <cstring>
 
@@ -146,11 +145,16 @@ struct Entry {
 
 // One access walked in address order, a few segments at a time.
 struct Walk {
-  Segments run;   // the access's bytes; one segment where its segments touch
-  size_t next;    // its first segment not yet taken
+  uintptr_t lo;    // where its first segment not yet taken starts
+  uint32_t order;  // its core's, then its own place in program order, among all accesses
+  size_t next;     // its first segment not yet taken
+  Segments run;    // the access's bytes; one segment where its segments touch
   const SharedAccessLog *log;
   const SharedAccess *access;
-  uintptr_t lo() const { return run.lo + next * run.stride; }
+  void take_up_to(size_t last) {
+    next = last + 1;
+    lo = run.lo + next * run.stride;
+  }
 };
 
 Segments walked(const Segments &r) {
@@ -158,13 +162,20 @@ Segments walked(const Segments &r) {
   return r;
 }
 
+// A walk taken up to some segment, in the heap of those to go on with: its
+// place (as in the walk) and which walk (an index into the sorted starts).
+struct Resumed {
+  uintptr_t lo;
+  uint32_t order;
+  uint32_t walk;
+};
+
 // Address order; among equal addresses, core then program order (which of
-// two racing accesses a report names first does not depend on the sort).
-bool later(const Walk &a, const Walk &b) {
-  if (a.lo() != b.lo()) return a.lo() > b.lo();
-  if (a.log->core != b.log->core) return a.log->core > b.log->core;
-  return a.access > b.access;
-}
+// two racing accesses a report names first does not depend on the sort). A
+// function object, so that the sort and the heap inline it.
+constexpr auto later = [](const auto &a, const auto &b) {
+  return a.lo != b.lo ? a.lo > b.lo : a.order > b.order;
+};
 
 // a happened before b: a barrier that b's core had passed ended a's generation.
 bool ordered_before(const Entry &a, const Entry &b) {
@@ -189,14 +200,19 @@ bool ordered_before(const Entry &a, const Entry &b) {
 class ActiveSet {
  public:
   void clear(size_t cores) {
-    lanes_.assign(cores, {});
+    if (lanes_.size() < cores) lanes_.resize(cores);
+    for (Lane &lane : lanes_) lane.clear();  // keeps its room for the next launch
     busy_.clear();
   }
   void add(const Entry &e) {
-    std::map<uint64_t, Entry> &lane = lanes_[e.log->core];
+    Lane &lane = lanes_[e.log->core];
     if (lane.empty()) busy_.push_back(e.log->core);
-    auto [it, fresh] = lane.try_emplace(key(e.access->task, e.access->generation), e);
-    if (!fresh && it->second.hi < e.hi) it->second = e;
+    const uint64_t k = key(e.access->task, e.access->generation);
+    const auto it = at_or_after(lane, k);
+    if (it == lane.end() || it->first != k)
+      lane.insert(it, {k, e});
+    else if (it->second.hi < e.hi)
+      it->second = e;
   }
   // The first class of this set that races with e (starting at e.lo), or null.
   const Entry *race_with(const Entry &e, size_t group, Space space) {
@@ -214,7 +230,14 @@ class ActiveSet {
   }
 
  private:
-  using Lane = std::map<uint64_t, Entry>;
+  // A core's classes, sorted by key: a few at a time, so a vector (no node to
+  // allocate and free as classes come and go at every step of the sweep).
+  // (Boost 1.74's flat_map, tried first, crashed in try_emplace at -O3 with GCC 12.)
+  using Lane = std::vector<std::pair<uint64_t, Entry>>;
+  static Lane::iterator at_or_after(Lane &lane, uint64_t k) {
+    return std::lower_bound(lane.begin(), lane.end(), k,
+                            [](const auto &c, uint64_t key) { return c.first < key; });
+  }
   static uint64_t key(int task, uint32_t generation) {
     return static_cast<uint64_t>(task) << 32 | generation;
   }
@@ -242,13 +265,13 @@ class ActiveSet {
       if (union_task(*last->second.access, group) != own) return &last->second;
     }
     if (k == e.log->core) return nullptr;  // its own task: program order
-    auto it = lane.lower_bound(key(static_cast<int>(own * group), 0));
+    auto it = at_or_after(lane, key(static_cast<int>(own * group), 0));
     it = live(lane, it, e.lo);
     if (it == lane.end() || union_task(*it->second.access, group) != own) return nullptr;
     const int task = task_of(it);
     const size_t n = e.log->clock.size();
     const uint32_t seen = e.log->history[a.clock * n + static_cast<size_t>(k)];
-    it = live(lane, lane.lower_bound(key(task, seen)), e.lo);
+    it = live(lane, at_or_after(lane, key(task, seen)), e.lo);
     if (it == lane.end() || task_of(it) != task || ordered_before(e, it->second)) return nullptr;
     return &it->second;
   }
@@ -301,7 +324,8 @@ std::string describe_race(const std::vector<CoreContext> &cores, const Entry &fi
 
 std::string RaceCheck::first_race() const {
   // Reused from launch to launch (launches are serialised), like the logs.
-  static std::vector<Walk> starts, resumed;  // every access by its start; those walked on
+  static std::vector<Walk> starts;      // every access by its start, walked in place
+  static std::vector<Resumed> resumed;  // a heap of those partly walked
   static ActiveSet reads, writes, atomics;
   starts.clear();
   resumed.clear();
@@ -315,7 +339,9 @@ std::string RaceCheck::first_race() const {
           "memory, and {} later ones were not checked",
           detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses, log.dropped);
     for (const SharedAccess &a : log.accesses)
-      if (a.range.bytes > 0) starts.push_back(Walk{walked(a.range), 0, &log, &a});
+      if (a.range.bytes > 0)
+        starts.push_back(Walk{a.range.lo, static_cast<uint32_t>(starts.size()), 0,
+                              walked(a.range), &log, &a});
   }
   if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", cores_[0].launch->kernel, incomplete);
   const size_t group = static_cast<size_t>(cores_[0].core_dim) * cores_[0].cluster_dim;
@@ -326,19 +352,20 @@ std::string RaceCheck::first_race() const {
   for (size_t next = 0; next < starts.size() || !resumed.empty();) {
     const bool from_starts =
         resumed.empty() || (next < starts.size() && later(resumed.front(), starts[next]));
-    Walk w = from_starts ? starts[next++] : resumed.front();
+    const size_t index = from_starts ? next++ : resumed.front().walk;
     if (!from_starts) {
       std::pop_heap(resumed.begin(), resumed.end(), later);
       resumed.pop_back();
     }
+    Walk &w = starts[index];
     uintptr_t limit = UINTPTR_MAX;  // where the next other access starts
-    if (next < starts.size()) limit = starts[next].lo();
-    if (!resumed.empty()) limit = std::min(limit, resumed.front().lo());
+    if (next < starts.size()) limit = starts[next].lo;
+    if (!resumed.empty()) limit = std::min(limit, resumed.front().lo);
     const Segments &r = w.run;
     size_t last = r.count - 1;  // the last segment taken now
     if (r.count > 1 && limit < r.lo + last * r.stride)
       last = std::max(w.next, (limit - r.lo) / r.stride);
-    const uintptr_t lo = w.lo(), last_lo = r.lo + last * r.stride;
+    const uintptr_t lo = w.lo, last_lo = r.lo + last * r.stride;
     const Entry e{lo, last_lo + r.bytes, w.log, w.access};
     const SharedAccess &a = *w.access;
     const bool atomic = a.atomic, write = a.write && !atomic;
@@ -351,8 +378,8 @@ std::string RaceCheck::first_race() const {
     }
     (atomic ? atomics : write ? writes : reads).add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
     if (last + 1 < r.count) {
-      w.next = last + 1;
-      resumed.push_back(w);
+      w.take_up_to(last);
+      resumed.push_back(Resumed{w.lo, w.order, static_cast<uint32_t>(index)});
       std::push_heap(resumed.begin(), resumed.end(), later);
     }
   }
