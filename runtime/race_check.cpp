@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -322,14 +323,167 @@ std::string describe_race(const std::vector<CoreContext> &cores, const Entry &fi
 
 }  // namespace
 
+// Two accesses that race: an earlier one's class, and the access met there
+// with the bytes they share from its start.
+struct Race {
+  Entry other, access;
+  uintptr_t lo, hi;
+};
+
+// Sweeps up through the address space, an access's segments up to where the
+// next other access starts at a time. Reads race with writes and atomics,
+// atomics with plain accesses, writes with all.
+//
+// Accesses of several cores whose segments interleave (each core writing its
+// columns of rows, say) would be taken a segment at a time. Where every
+// access starting within one stride of the sweep has that stride, with
+// segments that do not meet, the pattern repeats unchanged for as many
+// strides as they all last: the sweep checks the first of them and takes the
+// rest at once. What the repeats could meet covers their first segments too
+// (it started below them), and no other access starts among them.
+class Sweep {
+ public:
+  void clear(size_t cores, size_t group) {
+    starts_.clear();
+    resumed_.clear();
+    next_start_ = 0;
+    no_batch_below_ = 0;
+    group_ = group;
+    for (ActiveSet *set : {&reads_, &writes_, &atomics_}) set->clear(cores);
+  }
+  void add(const SharedAccessLog &log, const SharedAccess &a) {
+    starts_.push_back(
+        Walk{a.range.lo, static_cast<uint32_t>(starts_.size()), 0, walked(a.range), &log, &a});
+  }
+
+  std::optional<Race> first_race() {
+    std::sort(starts_.begin(), starts_.end(), [](const Walk &a, const Walk &b) { return later(b, a); });
+    while (next_start_ < starts_.size() || !resumed_.empty()) {
+      const size_t index = take();
+      const Walk &w = starts_[index];
+      const size_t last = last_segment(w, limit());
+      if (const size_t periods = interleaved_periods(index, last)) {
+        for (size_t i : interleaved_)
+          if (std::optional<Race> race = check(starts_[i], starts_[i].next)) return race;
+        for (size_t i : interleaved_) add_and_resume(i, starts_[i].next + periods - 1);
+        continue;
+      }
+      if (std::optional<Race> race = check(w, last)) return race;
+      add_and_resume(index, last);
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr size_t kMostInterleaved = 1024;
+
+  // The next walk in sweep order, taken off the sorted starts or the heap.
+  size_t take() {
+    const bool from_starts = resumed_.empty() || (next_start_ < starts_.size() &&
+                                                  later(resumed_.front(), starts_[next_start_]));
+    if (from_starts) return next_start_++;
+    const size_t index = resumed_.front().walk;
+    std::pop_heap(resumed_.begin(), resumed_.end(), later);
+    resumed_.pop_back();
+    return index;
+  }
+  // Where the next walk not taken starts.
+  uintptr_t limit() const {
+    uintptr_t at = UINTPTR_MAX;
+    if (next_start_ < starts_.size()) at = starts_[next_start_].lo;
+    if (!resumed_.empty()) at = std::min(at, resumed_.front().lo);
+    return at;
+  }
+  static size_t last_segment(const Walk &w, uintptr_t limit) {
+    const Segments &r = w.run;
+    const size_t last = r.count - 1;
+    if (r.count == 1 || limit >= r.lo + last * r.stride) return last;
+    return std::max(w.next, (limit - r.lo) / r.stride);
+  }
+
+  // Checks w's segments from its next to `last` against what the sweep holds.
+  std::optional<Race> check(const Walk &w, size_t last) {
+    const Segments &r = w.run;
+    const Entry e{w.lo, r.lo + last * r.stride + r.bytes, w.log, w.access};
+    const SharedAccess &a = *w.access;
+    const bool atomic = a.atomic, write = a.write && !atomic;
+    for (ActiveSet *set : {&writes_, atomic ? nullptr : &atomics_, write || atomic ? &reads_ : nullptr}) {
+      const Entry *other = set != nullptr ? set->race_with(e, group_, a.space) : nullptr;
+      if (other != nullptr) return Race{*other, e, w.lo, std::min(other->hi, w.lo + r.bytes)};
+    }
+    return std::nullopt;
+  }
+  // w's class now reaches its segment `last`; what is left of it goes back on the heap.
+  void add_and_resume(size_t index, size_t last) {
+    Walk &w = starts_[index];
+    const Segments &r = w.run;
+    const SharedAccess &a = *w.access;
+    const uintptr_t last_lo = r.lo + last * r.stride;
+    (a.atomic ? atomics_ : a.write ? writes_ : reads_).add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
+    if (last + 1 == r.count) return;
+    w.take_up_to(last);
+    resumed_.push_back(Resumed{w.lo, w.order, static_cast<uint32_t>(index)});
+    std::push_heap(resumed_.begin(), resumed_.end(), later);
+  }
+
+  // When walk `first` would be taken one segment (`last`) at a time: the
+  // walks starting within one stride of it, taken into interleaved_, and how
+  // many strides they repeat for (the class comment). 0 when they do not
+  // repeat at least twice: every walk but `first` is then back where it was.
+  size_t interleaved_periods(size_t first, size_t last) {
+    const Walk &w = starts_[first];
+    if (last != w.next || last + 1 == w.run.count || w.lo < no_batch_below_) return 0;
+    const uintptr_t period_end = w.lo + w.run.stride;
+    interleaved_.assign(1, first);
+    const size_t starts_before = next_start_;
+    while (interleaved_.size() < kMostInterleaved && limit() < period_end) interleaved_.push_back(take());
+    const size_t periods = common_periods(period_end);
+    if (periods >= 2) return periods;
+    no_batch_below_ = period_end;  // not again within this stride: each try takes its walks
+    next_start_ = starts_before;
+    for (size_t i = 1; i < interleaved_.size(); ++i) {
+      const Walk &o = starts_[interleaved_[i]];
+      if (interleaved_[i] >= starts_before) continue;  // back among the starts
+      resumed_.push_back(Resumed{o.lo, o.order, static_cast<uint32_t>(interleaved_[i])});
+      std::push_heap(resumed_.begin(), resumed_.end(), later);
+    }
+    return 0;
+  }
+  // How many strides the interleaved walks repeat for: 0 unless they share a
+  // stride and their segments, in sweep order, end before the next begins
+  // (the last before the first's next one); no more than each has left, and
+  // none reaching the next walk not among them.
+  size_t common_periods(uintptr_t period_end) const {
+    const size_t stride = starts_[interleaved_.front()].run.stride;
+    size_t periods = SIZE_MAX;
+    uintptr_t free_from = 0;  // where the previous segment ended
+    for (size_t index : interleaved_) {
+      const Walk &o = starts_[index];
+      if (o.run.count < 2 || o.run.stride != stride || o.lo < free_from) return 0;
+      free_from = o.lo + o.run.bytes;
+      periods = std::min(periods, o.run.count - o.next);
+    }
+    if (free_from > period_end) return 0;
+    const uintptr_t last_lo = starts_[interleaved_.back()].lo;
+    const uintptr_t before = limit();  // no period may start a segment there or beyond
+    if (before <= last_lo) return 0;
+    return std::min(periods, (before - last_lo - 1) / stride + 1);
+  }
+
+  std::vector<Walk> starts_;      // every access by its start, walked in place
+  std::vector<Resumed> resumed_;  // a heap of those partly walked
+  size_t next_start_ = 0;         // the first start not taken
+  size_t group_ = 1;              // tasks per UnionN task (1: BLOCK)
+  ActiveSet reads_, writes_, atomics_;
+  std::vector<size_t> interleaved_;  // interleaved_periods()'s walks, in sweep order
+  uintptr_t no_batch_below_ = 0;  // where the last try that failed ended
+};
+
 std::string RaceCheck::first_race() const {
   // Reused from launch to launch (launches are serialised), like the logs.
-  static std::vector<Walk> starts;      // every access by its start, walked in place
-  static std::vector<Resumed> resumed;  // a heap of those partly walked
-  static ActiveSet reads, writes, atomics;
-  starts.clear();
-  resumed.clear();
-  for (ActiveSet *set : {&reads, &writes, &atomics}) set->clear(cores_.size());
+  static Sweep sweep;
+  const size_t group = static_cast<size_t>(cores_[0].core_dim) * cores_[0].cluster_dim;
+  sweep.clear(cores_.size(), group);
   std::string incomplete;
   for (size_t i = 0; i < cores_.size(); ++i) {
     const SharedAccessLog &log = logs_[i];
@@ -339,51 +493,14 @@ std::string RaceCheck::first_race() const {
           "memory, and {} later ones were not checked",
           detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses, log.dropped);
     for (const SharedAccess &a : log.accesses)
-      if (a.range.bytes > 0)
-        starts.push_back(Walk{a.range.lo, static_cast<uint32_t>(starts.size()), 0,
-                              walked(a.range), &log, &a});
+      if (a.range.bytes > 0) sweep.add(log, a);
   }
   if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", cores_[0].launch->kernel, incomplete);
-  const size_t group = static_cast<size_t>(cores_[0].core_dim) * cores_[0].cluster_dim;
-  std::sort(starts.begin(), starts.end(), [](const Walk &a, const Walk &b) { return later(b, a); });
-  // Sweep up through the address space, an access's segments up to where the
-  // next other access starts at a time. Reads race with writes and atomics,
-  // atomics with plain accesses, writes with all.
-  for (size_t next = 0; next < starts.size() || !resumed.empty();) {
-    const bool from_starts =
-        resumed.empty() || (next < starts.size() && later(resumed.front(), starts[next]));
-    const size_t index = from_starts ? next++ : resumed.front().walk;
-    if (!from_starts) {
-      std::pop_heap(resumed.begin(), resumed.end(), later);
-      resumed.pop_back();
-    }
-    Walk &w = starts[index];
-    uintptr_t limit = UINTPTR_MAX;  // where the next other access starts
-    if (next < starts.size()) limit = starts[next].lo;
-    if (!resumed.empty()) limit = std::min(limit, resumed.front().lo);
-    const Segments &r = w.run;
-    size_t last = r.count - 1;  // the last segment taken now
-    if (r.count > 1 && limit < r.lo + last * r.stride)
-      last = std::max(w.next, (limit - r.lo) / r.stride);
-    const uintptr_t lo = w.lo, last_lo = r.lo + last * r.stride;
-    const Entry e{lo, last_lo + r.bytes, w.log, w.access};
-    const SharedAccess &a = *w.access;
-    const bool atomic = a.atomic, write = a.write && !atomic;
-    for (ActiveSet *set : {&writes, atomic ? nullptr : &atomics, write || atomic ? &reads : nullptr}) {
-      const Entry *other = set != nullptr ? set->race_with(e, group, a.space) : nullptr;
-      if (other == nullptr) continue;
-      const std::string race =
-          describe_race(cores_, *other, e, group, lo, std::min(other->hi, lo + r.bytes));
-      return incomplete.empty() ? race : race + " (" + incomplete + ")";
-    }
-    (atomic ? atomics : write ? writes : reads).add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
-    if (last + 1 < r.count) {
-      w.take_up_to(last);
-      resumed.push_back(Resumed{w.lo, w.order, static_cast<uint32_t>(index)});
-      std::push_heap(resumed.begin(), resumed.end(), later);
-    }
-  }
-  return "";
+  const std::optional<Race> race = sweep.first_race();
+  if (!race) return "";
+  const std::string text =
+      describe_race(cores_, race->other, race->access, group, race->lo, race->hi);
+  return incomplete.empty() ? text : text + " (" + incomplete + ")";
 }
 
 }  // namespace mlusim
