@@ -17,12 +17,14 @@ template <typename T>
 void run_case(benchmark::State &state, const cases::Shape &s, const cases::Problem &p) {
   mlusim::harness::Handle handle;
   harness::DeviceProblem<T> device(p);
+  const mlusim::perf::PeakMemory peak;
   double sim_ms = 0;
   for (auto _ : state) {
     sim_ms += mlusim::perf::wall_ms([&] {
       if (device.run(handle) != MLUOP_STATUS_SUCCESS) state.SkipWithError(mlusimGetLastError());
     });
   }
+  mlusim::perf::set_memory_counters(state, peak);
   std::vector<float> grad_input(p.grad_output.size());
   const double cpu_ms = mlusim::perf::best_wall_ms(5, [&] {
     omp::border_align_backward(s, p.grad_output.data(), p.boxes.data(), p.argmax_idx.data(),

@@ -7,6 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <cnrt.h>
 
 #include "mlusim.h"
 
@@ -40,6 +46,55 @@ inline void set_host_counters(benchmark::State &state, double sim_ms, double cpu
   state.counters["host_sim_ms"] = sim_ms;
   state.counters["host_cpu_omp_ms"] = cpu_ms;
   state.counters["host_overhead_x"] = sim_ms / cpu_ms;
+}
+
+// One line of /proc/self/status ("VmRSS", "VmHWM"), in MiB.
+inline double status_mib(const std::string &field) {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind(field + ":", 0) == 0) {
+      double kib = 0;
+      std::istringstream(line.substr(field.size() + 1)) >> kib;
+      return kib / 1024;
+    }
+  return 0;
+}
+
+// The host memory the simulated calls of a benchmark hold at their peak,
+// beyond what the process held before them: the resident set's high-water
+// mark (reset when the watch starts: Linux takes "5" in clear_refs for that)
+// above its size then. Memory the simulator pooled during earlier benchmarks
+// of the same process is not counted again: a case measured alone is exact.
+class PeakMemory {
+ public:
+  PeakMemory() {
+    if (std::FILE *f = std::fopen("/proc/self/clear_refs", "w")) {
+      std::fputs("5", f);
+      std::fclose(f);
+    }
+    before_mib_ = status_mib("VmRSS");
+  }
+  double growth_mib() const { return std::max(0.0, status_mib("VmHWM") - before_mib_); }
+
+ private:
+  double before_mib_ = 0;
+};
+
+// host_peak_mib: the growth above; host_peak_x: that plus the GDRAM the
+// tensors occupy, over those bytes plus the device's on-chip memory (issue
+// 19's target: at most 1.3).
+inline void set_memory_counters(benchmark::State &state, const PeakMemory &peak) {
+  size_t free = 0, total = 0;
+  cnrtMemGetInfo(&free, &total);
+  mlusimDeviceSpec_t spec{};
+  mlusimGetDeviceSpec(&spec);
+  const double cores = double(spec.clusters) * spec.cores_per_cluster;
+  const double onchip_mib =
+      (cores * double(spec.nram_bytes + spec.wram_bytes) + double(spec.clusters) * spec.sram_bytes) /
+      (1 << 20);
+  const double tensors_mib = double(total - free) / (1 << 20);
+  state.counters["host_peak_mib"] = peak.growth_mib();
+  state.counters["host_peak_x"] = (peak.growth_mib() + tensors_mib) / (tensors_mib + onchip_mib);
 }
 
 }  // namespace mlusim::perf

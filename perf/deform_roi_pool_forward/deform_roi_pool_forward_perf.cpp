@@ -38,6 +38,7 @@ void BM_DeformRoiPoolForward(benchmark::State &state, const Problem &p) {
       throw std::runtime_error(std::string("deform_roi_pool_forward failed: ") + mlusimGetLastError());
     return handle.last_op_report();
   };
+  const mlusim::perf::PeakMemory peak;
   const double serial_us = call(Pipeline::kSerial).device_time_us;
   double sim_ms = 0;
   int calls = 0;
@@ -46,6 +47,7 @@ void BM_DeformRoiPoolForward(benchmark::State &state, const Problem &p) {
     sim_ms += mlusim::perf::wall_ms([&] { report = call(Pipeline::kPingPong); });
     ++calls;
   }
+  mlusim::perf::set_memory_counters(state, peak);
 
   const std::vector<T> input(p.input.begin(), p.input.end()), rois(p.rois.begin(), p.rois.end()),
       offset(p.offset.begin(), p.offset.end());

@@ -36,6 +36,7 @@ void BM_MaskedIm2colForward(benchmark::State &state, const cases::Problem &p) {
   harness::DeviceProblem<T> device(handle, p);
   auto run = [&] { return device.run(handle); };
 
+  const mlusim::perf::PeakMemory peak;
   double sim_ms = 0;
   for (auto _ : state) {
     mluOpStatus_t status;
@@ -45,6 +46,7 @@ void BM_MaskedIm2colForward(benchmark::State &state, const cases::Problem &p) {
       return;
     }
   }
+  mlusim::perf::set_memory_counters(state, peak);
   const std::vector<T> expected = p.expected<T>();
   if (std::memcmp(device.data_col().data(), expected.data(), expected.size() * sizeof(T)))
     state.SkipWithError("data_col differs from the CPU reference");

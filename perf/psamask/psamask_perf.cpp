@@ -21,6 +21,7 @@ void BM_Psamask(benchmark::State &state, bool backward, int psa_type, cases::Dim
   mlusim::harness::Handle handle;
 
   auto call = [&] { return device.run(handle); };
+  const mlusim::perf::PeakMemory peak;
   // Warm-up, as mlu-ops' gtest does: the first call also pays for the host
   // faulting in the fresh output pages, which the plain version's vector has done.
   if (mluOpStatus_t status = call(); status != MLUOP_STATUS_SUCCESS) {
@@ -29,6 +30,7 @@ void BM_Psamask(benchmark::State &state, bool backward, int psa_type, cases::Dim
   }
   double sim_ms = 0;
   for (auto _ : state) sim_ms += mlusim::perf::wall_ms(call);
+  mlusim::perf::set_memory_counters(state, peak);
   mlusim::perf::set_device_counters(state, handle.last_op_report());
 
   std::vector<float> plain(p.output_elements());

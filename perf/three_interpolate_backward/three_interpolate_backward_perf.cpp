@@ -31,6 +31,7 @@ void run_case(benchmark::State &state, const Shape &k) {
   harness::DeviceProblem<T> device(p);
   auto simulate = [&] { return device.run(handle); };
 
+  const mlusim::perf::PeakMemory peak;
   if (simulate() != MLUOP_STATUS_SUCCESS) {
     state.SkipWithError(mlusimGetLastError());
     return;
@@ -47,6 +48,7 @@ void run_case(benchmark::State &state, const Shape &k) {
 
   double sim_ms = 0;
   for (auto _ : state) sim_ms += mlusim::perf::wall_ms(simulate);
+  mlusim::perf::set_memory_counters(state, peak);
   sim_ms /= static_cast<double>(state.iterations());
   std::vector<T> plain_out(size_t(k.b) * k.c * k.m);
   // Best of several runs: small cases are at the mercy of thread wake-ups on a shared host.
