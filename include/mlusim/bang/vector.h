@@ -450,6 +450,29 @@ void __bang_write_zero(T *dst, int count) {
   __bang_write_value(dst, count, T(0));
 }
 
+namespace mlusim::detail {
+// dst = src (rows x cols, row-major) transposed, in 16 x 16 tiles gathered
+// into a block on the stack and written out row by row: the strided side is
+// that block, not dst, whose rows a tall matrix puts 4 KiB apart, where
+// sixteen of them evict each other from the cache. The edges past the last
+// whole tile go one element at a time.
+template <typename T>
+void transpose_in_tiles(T *__restrict dst, const T *__restrict src, size_t rows, size_t cols) {
+  constexpr size_t kTile = 16;
+  const size_t full_rows = rows - rows % kTile, full_cols = cols - cols % kTile;
+  T tile[kTile][kTile];
+  for (size_t i0 = 0; i0 < full_rows; i0 += kTile)
+    for (size_t j0 = 0; j0 < full_cols; j0 += kTile) {
+      for (size_t i = 0; i < kTile; ++i)
+        for (size_t j = 0; j < kTile; ++j) tile[j][i] = src[(i0 + i) * cols + j0 + j];
+      for (size_t j = 0; j < kTile; ++j)
+        for (size_t i = 0; i < kTile; ++i) dst[(j0 + j) * rows + i0 + i] = tile[j][i];
+    }
+  for (size_t i = 0; i < rows; ++i)
+    for (size_t j = i < full_rows ? full_cols : 0; j < cols; ++j) dst[j * rows + i] = src[i * cols + j];
+}
+}  // namespace mlusim::detail
+
 // src is rows x cols (row-major); dst becomes cols x rows. No in-place.
 template <typename T>
 void __bang_transpose(T *dst, const T *src, int rows, int cols) {
@@ -465,11 +488,7 @@ void __bang_transpose(T *dst, const T *src, int rows, int cols) {
   size_t bytes = r * k * sizeof(T);
   mlusim::detail::require_apart(op, dst, src, bytes);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, r * k);
-  constexpr size_t kTile = 16;  // tiles keep both sides in cache on big matrices
-  for (size_t i0 = 0; i0 < r; i0 += kTile)
-    for (size_t j0 = 0; j0 < k; j0 += kTile)
-      for (size_t i = i0; i < std::min(r, i0 + kTile); ++i)
-        for (size_t j = j0; j < std::min(k, j0 + kTile); ++j) dst[j * r + i] = src[i * k + j];
+  mlusim::detail::transpose_in_tiles(dst, src, r, k);
 }
 
 // Type conversions. Fixed-point positions follow Cambricon: real = int * 2^pos.
