@@ -491,7 +491,7 @@ class Replay {
         return;
       }
       const Step &s = k.steps[k.next];
-      if (run_scalar_code(k, s)) continue;
+      run_scalar_code(k, s);
       if (s.kind == StepKind::kAtomic && k.now > limit()) {
         schedule(core);
         return;
@@ -521,13 +521,12 @@ class Replay {
   // The scalar code the run recorded before step s: the stream is busy with
   // it (other pipes go on with what it issued before). Once per step, however
   // often the stream comes back to the step (a fence or a full pipe blocks it).
-  bool run_scalar_code(Core &k, const Step &s) {
-    if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return false;
+  void run_scalar_code(Core &k, const Step &s) {
+    if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return;
     k.scalar_done = k.next + 1;
     const double end = k.now + s.scalar_cycles * prices_.scalar_scale;
     if (k.traced) k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
     k.now = end;
-    return true;
   }
 
   void issue(int core, Core &k, const Step &s) {
