@@ -120,6 +120,7 @@ struct Core {
   uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
   uint64_t sync_issued[kPipeCount] = {};
   uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
+  uint8_t syncs_running = 0;  // the pipes that may hold a synchronous one still running
   double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
   uint64_t ended[kPipeCount] = {};      // instructions whose end is known, per pipe
   double latest_end[kPipeCount] = {};   // the latest of those ends
@@ -541,6 +542,7 @@ class Replay {
     if (!s.async) {
       find_dependencies(k, s, n);
       ++k.sync_issued[s.pipe];
+      k.syncs_running |= uint8_t(1u << s.pipe);
     }
     if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
     ++k.next;
@@ -570,10 +572,11 @@ class Replay {
   // latest synchronous instruction of each it depends on through memory (its
   // pipe runs in order: that one ends last). The synchronous ones before the
   // oldest still running ended by the stream's time and cannot hold s back
-  // (it starts after its issue): the search stops there.
+  // (it starts after its issue): the search stops there, and skips the pipes
+  // where none runs (most steps of most kernels keep one or two pipes busy).
   void find_dependencies(Core &k, const Step &s, Node &n) {
-    for (int p = 0; p < kPipeCount; ++p) {
-      if (p == s.pipe) continue;
+    for (uint32_t others = k.syncs_running & ~(1u << s.pipe); others != 0; others &= others - 1) {
+      const int p = std::countr_zero(others);
       const PipeRing &q = k.pipe[p];
       const uint64_t oldest = oldest_running_sync(k, static_cast<Pipe>(p));
       for (uint64_t seq = q.tail(); seq-- > oldest;) {
@@ -600,8 +603,9 @@ class Replay {
     uint64_t &seq = k.running_from[p];
     for (seq = std::max(seq, q.head()); seq < q.tail(); ++seq) {
       const Node &n = q.at(seq);
-      if (!n.async && (n.end == kUnknown || n.end > k.now)) break;
+      if (!n.async && (n.end == kUnknown || n.end > k.now)) return seq;
     }
+    k.syncs_running &= uint8_t(~(1u << p));
     return seq;
   }
 
