@@ -284,16 +284,19 @@ class Replay {
   // ---- one core's instructions -----------------------------------------------
 
   void finish_node(Core &k, Node &n, double end) {
+    const Pipe p = n.step->pipe;
     n.end = end;
-    double &busy_until = k.busy_until[n.step->pipe];  // a pipe's ends come in order
-    k.out.pipe_busy[n.step->pipe] += n.end - std::max(n.start, busy_until);
-    busy_until = n.end;
-    ++k.ended[n.step->pipe];
-    k.latest_end[n.step->pipe] = std::max(k.latest_end[n.step->pipe], n.end);
-    if (k.traced)
-      k.out.events.push_back(
-          TraceEvent{n.step, n.step->pipe, n.issue, n.ready, n.start, n.end, false});
+    double &busy_until = k.busy_until[p];  // a pipe's ends come in order
+    k.out.pipe_busy[p] += end - std::max(n.start, busy_until);
+    busy_until = end;
+    ++k.ended[p];
+    k.latest_end[p] = std::max(k.latest_end[p], end);
+    if (k.traced) trace(k, TraceEvent{n.step, p, n.issue, n.ready, n.start, end, false});
   }
+
+  // Out of line: only traced cores keep events, and the push's code would
+  // weigh on every step of the others (registers saved, the stack aligned).
+  [[gnu::cold]] static void trace(Core &k, const TraceEvent &e) { k.out.events.push_back(e); }
 
   // Forgets pipe p's instructions that ended by the stream's time, and before
   // any instruction not placed yet was issued (it may wait for them).
@@ -514,8 +517,7 @@ class Replay {
   // by the step).
   void wait(Core &k, const Step &s, double until) {
     if (until <= k.now) return;
-    if (k.traced)
-      k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until, false});
+    if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until, false});
     k.now = until;
   }
 
@@ -526,7 +528,7 @@ class Replay {
     if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return;
     k.scalar_done = k.next + 1;
     const double end = k.now + s.scalar_cycles * prices_.scalar_scale;
-    if (k.traced) k.out.events.push_back(TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
+    if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
     k.now = end;
   }
 
