@@ -348,21 +348,26 @@ class Replay {
   // true if it placed any.
   bool place(int core, Pipe p) {
     Core &k = cores_[core];
+    bool any = false;
+    while (k.placed[p] < k.pipe[p].tail() && place_next(core, k, p)) any = true;
+    return any;
+  }
+
+  // Places pipe p's first instruction not placed yet, if its start can be
+  // known; true if it did.
+  bool place_next(int core, Core &k, Pipe p) {
     PipeRing &q = k.pipe[p];
-    const uint64_t before = k.placed[p];
-    while (k.placed[p] < q.tail()) {
-      const uint64_t seq = k.placed[p];
-      Node &n = q.at(seq);
-      const double taken = taken_at(q, p, seq);
-      if (taken == kUnknown) break;
-      const double after = ends_waited_for(k, n);
-      if (after == kUnknown) break;
-      n.ready = std::max(n.issue, taken);
-      n.start = std::max(n.ready, after);
-      ++k.placed[p];
-      price(core, k, p, seq, n);
-    }
-    return k.placed[p] != before;
+    const uint64_t seq = k.placed[p];
+    Node &n = q.at(seq);
+    const double taken = taken_at(q, p, seq);
+    if (taken == kUnknown) return false;
+    const double after = ends_waited_for(k, n);
+    if (after == kUnknown) return false;
+    n.ready = std::max(n.issue, taken);
+    n.start = std::max(n.ready, after);
+    ++k.placed[p];
+    price(core, k, p, seq, n);
+    return true;
   }
 
   // When pipe p can take its instruction seq (kUnknown: not known yet). A
@@ -539,6 +544,7 @@ class Replay {
     // same waits as one retired (it ended before anything not placed was
     // issued), so it runs when the ring is full.
     if (own.full()) retire(k, s.pipe);
+    const bool rest_placed = k.placed[s.pipe] == own.tail();
     Node &n = own.push();
     n.reset(s, k.now, k.sync_issued[s.pipe]);
     if (!s.async) {
@@ -548,7 +554,11 @@ class Replay {
     }
     if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
     ++k.next;
-    place(core, s.pipe);
+    if (rest_placed) {  // the common case: the new one is the only one left to place
+      place_next(core, k, s.pipe);
+    } else {
+      place(core, s.pipe);
+    }
     k.now += prices_.issue_cycles;
   }
 
