@@ -120,7 +120,7 @@ struct Core {
   uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
   uint64_t sync_issued[kPipeCount] = {};
   uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
-  uint8_t syncs_running = 0;  // the pipes that may hold a synchronous one still running
+  uint32_t syncs_running = 0;  // the pipes that may hold a synchronous one still running
   double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
   uint64_t ended[kPipeCount] = {};      // instructions whose end is known, per pipe
   double latest_end[kPipeCount] = {};   // the latest of those ends
@@ -550,7 +550,7 @@ class Replay {
     if (!s.async) {
       find_dependencies(k, s, n);
       ++k.sync_issued[s.pipe];
-      k.syncs_running |= uint8_t(1u << s.pipe);
+      k.syncs_running |= 1u << s.pipe;
     }
     if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
     ++k.next;
@@ -617,7 +617,7 @@ class Replay {
       const Node &n = q.at(seq);
       if (!n.async && (n.end == kUnknown || n.end > k.now)) return seq;
     }
-    k.syncs_running &= uint8_t(~(1u << p));
+    k.syncs_running &= ~(1u << p);
     return seq;
   }
 
