@@ -153,10 +153,8 @@ class Replay {
 
   std::vector<CoreTiming> run() {
     size_t steps = 0;
-    for (size_t i = 0; i < cores_.size(); ++i) {
-      schedule(static_cast<int>(i));
-      steps += cores_[i].count;
-    }
+    for (const Core &k : cores_) steps += k.count;
+    schedule_all();
     // Every round of advance() moves a core or a transfer on; far more rounds
     // than steps can only be a fault of the model itself: stop, say so.
     for (size_t rounds = 0; advance(); ++rounds)
@@ -213,6 +211,16 @@ class Replay {
   }
 
   void schedule(int core) { ready_.push({std::max(cores_[core].now, now_), core}); }
+
+  // Every stream starts at 0: in the order of the cores, a heap already
+  // (pushed one by one, a launch of many cores would grow the queue's
+  // storage step by step).
+  void schedule_all() {
+    std::vector<std::pair<double, int>> start;
+    start.reserve(cores_.size());
+    for (size_t i = 0; i < cores_.size(); ++i) start.emplace_back(0.0, static_cast<int>(i));
+    ready_ = ReadyQueue(std::greater<>{}, std::move(start));
+  }
 
   // Equal shares of the device's bandwidth, no cluster above its cap: the
   // capped clusters' transfers split the cap, the others what is left.
@@ -703,9 +711,9 @@ class Replay {
   std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
   int clusters_ = 1;
   double now_ = 0;
-  std::priority_queue<std::pair<double, int>, std::vector<std::pair<double, int>>,
-                      std::greater<>>
-      ready_;  // cores whose stream runs next, by time
+  using ReadyQueue = std::priority_queue<std::pair<double, int>,
+                                         std::vector<std::pair<double, int>>, std::greater<>>;
+  ReadyQueue ready_;  // cores whose stream runs next, by time
   std::priority_queue<Pending, std::vector<Pending>, std::greater<>> begins_;
   std::vector<Transfer> active_;
   std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
