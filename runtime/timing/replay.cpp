@@ -149,6 +149,8 @@ class Replay {
       clusters_ = std::max(clusters_, c.cluster + 1);
     }
     dirty_.assign((cores_.size() + 63) / 64, 0);
+    per_cluster_.assign(static_cast<size_t>(clusters_), 0);
+    capped_.assign(static_cast<size_t>(clusters_), 0);
   }
 
   std::vector<CoreTiming> run() {
@@ -223,18 +225,19 @@ class Replay {
   }
 
   // Equal shares of the device's bandwidth, no cluster above its cap: the
-  // capped clusters' transfers split the cap, the others what is left.
+  // capped clusters' transfers split the cap, the others what is left. Only
+  // the clusters with a transfer are looked at; in what order does not
+  // matter, as each round caps every cluster above the round's share.
   void share_bandwidth() {
-    per_cluster_.assign(static_cast<size_t>(clusters_), 0);
-    capped_.assign(static_cast<size_t>(clusters_), 0);
-    for (const Transfer &x : active_) ++per_cluster_[x.cluster];
+    for (const Transfer &x : active_)
+      if (per_cluster_[x.cluster]++ == 0) moving_.push_back(x.cluster);
     double left = prices_.gdram_bytes_per_cycle;
     size_t sharing = active_.size();
     for (bool changed = true; changed && sharing > 0;) {
       changed = false;
       const double share = left / static_cast<double>(sharing);
-      for (int c = 0; c < clusters_; ++c) {
-        if (capped_[c] || per_cluster_[c] == 0) continue;
+      for (const int c : moving_) {
+        if (capped_[c]) continue;
         if (share * per_cluster_[c] > prices_.cluster_bytes_per_cycle) {
           capped_[c] = 1;
           left -= prices_.cluster_bytes_per_cycle;
@@ -251,6 +254,8 @@ class Replay {
       x.done = now_ + x.remaining / x.rate;
       next_done_ = std::min(next_done_, x.done);
     }
+    for (const int c : moving_) per_cluster_[c] = 0, capped_[c] = 0;
+    moving_.clear();
   }
 
   bool complete_transfers() {
@@ -718,8 +723,9 @@ class Replay {
   std::vector<Transfer> active_;
   std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
   double next_done_ = kNever;  // the earliest `done` of the active transfers
-  std::vector<int> per_cluster_;
+  std::vector<int> per_cluster_;  // share_bandwidth()'s counts, zero between its calls
   std::vector<uint8_t> capped_;  // not vector<bool>: share_bandwidth() runs at every transfer
+  std::vector<int> moving_;      // the clusters share_bandwidth() counted a transfer of
   std::unordered_map<uint64_t, Meeting> meetings_;
   std::vector<double> atomic_ends_;                     // per atomic, its end
   std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
