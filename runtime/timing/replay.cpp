@@ -103,6 +103,15 @@ struct Transfer {
   double done = 0;   // when its last byte moves at this rate
 };
 
+// A core's stream runs next at `time`; of two at the same time, the lower
+// core first. (The order a pair would give, without its three-way
+// comparison: the ready queue compares at every turn.)
+struct Turn {
+  double time;
+  int core;
+  bool operator>(const Turn &o) const { return time != o.time ? time > o.time : core > o.core; }
+};
+
 struct Pending {  // a transfer whose bytes begin to move at `time`
   double time;
   Transfer transfer;
@@ -182,13 +191,13 @@ class Replay {
   // ---- the global clock ------------------------------------------------------
 
   double limit() const {
-    return std::min({ready_.empty() ? kNever : ready_.top().first,
+    return std::min({ready_.empty() ? kNever : ready_.top().time,
                      begins_.empty() ? kNever : begins_.top().time, next_done_});
   }
 
   // Moves to the next moment something happens; false when nothing is left.
   bool advance() {
-    const double t_core = ready_.empty() ? kNever : ready_.top().first;
+    const double t_core = ready_.empty() ? kNever : ready_.top().time;
     const double next =
         std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done_});
     if (next == kNever) return false;
@@ -204,8 +213,8 @@ class Replay {
     }
     if (began) share_bandwidth();
     if (complete_transfers()) resolve_dirty();
-    if (t_core <= now_ && !ready_.empty() && ready_.top().first <= now_) {
-      const int core = ready_.top().second;
+    if (t_core <= now_ && !ready_.empty() && ready_.top().time <= now_) {
+      const int core = ready_.top().core;
       ready_.pop();
       run_core(core);
     }
@@ -218,9 +227,9 @@ class Replay {
   // (pushed one by one, a launch of many cores would grow the queue's
   // storage step by step).
   void schedule_all() {
-    std::vector<std::pair<double, int>> start;
+    std::vector<Turn> start;
     start.reserve(cores_.size());
-    for (size_t i = 0; i < cores_.size(); ++i) start.emplace_back(0.0, static_cast<int>(i));
+    for (size_t i = 0; i < cores_.size(); ++i) start.push_back(Turn{0.0, static_cast<int>(i)});
     ready_ = ReadyQueue(std::greater<>{}, std::move(start));
   }
 
@@ -716,8 +725,7 @@ class Replay {
   std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
   int clusters_ = 1;
   double now_ = 0;
-  using ReadyQueue = std::priority_queue<std::pair<double, int>,
-                                         std::vector<std::pair<double, int>>, std::greater<>>;
+  using ReadyQueue = std::priority_queue<Turn, std::vector<Turn>, std::greater<>>;
   ReadyQueue ready_;  // cores whose stream runs next, by time
   std::priority_queue<Pending, std::vector<Pending>, std::greater<>> begins_;
   std::vector<Transfer> active_;
