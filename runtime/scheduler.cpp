@@ -34,16 +34,12 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   int clusters = 0;
   for (const CoreContext &c : cores) clusters = std::max(clusters, c.physical_cluster + 1);
   const int unions = union_clusters > 0 ? (clusters + union_clusters - 1) / union_clusters : 0;
-  const auto lay = [](std::vector<Barrier> &group, int count, BarrierScope scope) {
-    group.resize(static_cast<size_t>(count));
-    for (Barrier &b : group) b.scope = scope;
-  };
-  lay(clusters_, clusters, BarrierScope::kCluster);
-  lay(cluster_ipus_, clusters, BarrierScope::kClusterIpu);
-  lay(task_ends_, clusters, BarrierScope::kTaskEnd);
+  clusters_.resize(clusters);
+  cluster_ipus_.resize(clusters);
+  task_ends_.resize(clusters);
   for (Barrier &b : task_ends_) b.orders_memory = false;
-  lay(unions_, unions, BarrierScope::kUnion);
-  lay(union_ipus_, unions, BarrierScope::kUnionIpu);
+  unions_.resize(unions);
+  union_ipus_.resize(unions);
   for (size_t i = 0; i < cores.size(); ++i) {
     Core &k = cores_[i];
     k.ctx = &cores[i];

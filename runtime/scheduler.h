@@ -67,7 +67,6 @@ class Scheduler {
     std::string wake_fault;  // set when the core must fault instead of passing
   };
   struct Barrier {
-    BarrierScope scope = BarrierScope::kCluster;
     // What a participant did before it is ordered before what any does after
     // (not so for the start of a cluster's next task, which only takes turns).
     bool orders_memory = true;
