@@ -357,7 +357,8 @@ class Sweep {
   }
 
   std::optional<Race> first_race() {
-    std::sort(starts_.begin(), starts_.end(), [](const Walk &a, const Walk &b) { return later(b, a); });
+    std::sort(starts_.begin(), starts_.end(),
+              [](const Walk &a, const Walk &b) { return later(b, a); });
     while (next_start_ < starts_.size() || !resumed_.empty()) {
       const size_t index = take();
       const Walk &w = starts_[index];
@@ -407,7 +408,8 @@ class Sweep {
     const Entry e{w.lo, r.lo + last * r.stride + r.bytes, w.log, w.access};
     const SharedAccess &a = *w.access;
     const bool atomic = a.atomic, write = a.write && !atomic;
-    for (ActiveSet *set : {&writes_, atomic ? nullptr : &atomics_, write || atomic ? &reads_ : nullptr}) {
+    for (ActiveSet *set :
+         {&writes_, atomic ? nullptr : &atomics_, write || atomic ? &reads_ : nullptr}) {
       const Entry *other = set != nullptr ? set->race_with(e, group_, a.space) : nullptr;
       if (other != nullptr) return Race{*other, e, w.lo, std::min(other->hi, w.lo + r.bytes)};
     }
@@ -419,7 +421,8 @@ class Sweep {
     const Segments &r = w.run;
     const SharedAccess &a = *w.access;
     const uintptr_t last_lo = r.lo + last * r.stride;
-    (a.atomic ? atomics_ : a.write ? writes_ : reads_).add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
+    ActiveSet &set = a.atomic ? atomics_ : a.write ? writes_ : reads_;
+    set.add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
     if (last + 1 == r.count) return;
     w.take_up_to(last);
     resumed_.push_back(Resumed{w.lo, w.order, static_cast<uint32_t>(index)});

@@ -89,9 +89,9 @@ inline void set_memory_counters(benchmark::State &state, const PeakMemory &peak)
   mlusimDeviceSpec_t spec{};
   mlusimGetDeviceSpec(&spec);
   const double cores = double(spec.clusters) * spec.cores_per_cluster;
-  const double onchip_mib =
-      (cores * double(spec.nram_bytes + spec.wram_bytes) + double(spec.clusters) * spec.sram_bytes) /
-      (1 << 20);
+  const double onchip_bytes =
+      cores * double(spec.nram_bytes + spec.wram_bytes) + double(spec.clusters) * spec.sram_bytes;
+  const double onchip_mib = onchip_bytes / (1 << 20);
   const double tensors_mib = double(total - free) / (1 << 20);
   state.counters["host_peak_mib"] = peak.growth_mib();
   state.counters["host_peak_x"] = (peak.growth_mib() + tensors_mib) / (tensors_mib + onchip_mib);
