@@ -14,6 +14,7 @@
 #include "runtime/gdram.h"
 #include "runtime/gdram_image.h"
 #include "runtime/last_error.h"
+#include "runtime/launch_history.h"
 #include "runtime/logging.h"
 #include "runtime/memory_core.h"
 #include "runtime/memory_fault.h"
@@ -346,7 +347,8 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
       c.pending.clear();  // a faulted task's copies never land: the launch failed
       detail::forget_scalar_runs(c);
     }
-  });
+  }, !worth_a_team(p.name));
+  note_cores_busy(p.name, scheduler.cores_busy_us());
   layout.note_initialised();
   mem.keep_touched(cores);
   if (fault.empty() && race_check) {

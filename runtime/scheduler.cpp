@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -49,12 +50,13 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   }
 }
 
-std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main) {
+std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
+                           bool on_one_worker) {
   const int workers =
-      picker_.one_worker()
+      picker_.one_worker() || on_one_worker
           ? 1
           : std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
-#pragma omp parallel num_threads(workers)
+#pragma omp parallel num_threads(workers) if (workers > 1)
   {
     {
       // The team may be smaller than asked (nested inside the caller's parallel
@@ -97,10 +99,13 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     }
     Core &core = *ready;
     lock.unlock();
+    const auto resumed = std::chrono::steady_clock::now();
     enter_core(*core.ctx);
     const bool finished = core.fiber->resume();
     leave_core(*core.ctx);
+    const std::chrono::duration<double, std::nano> ran = std::chrono::steady_clock::now() - resumed;
     lock.lock();
+    busy_ns_ += ran.count();
     if (finished) {
       on_finished(core);
       // Out of the worker's list, which next_ready() reads at every switch (a

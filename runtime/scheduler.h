@@ -44,9 +44,11 @@ class Scheduler {
   Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<int>> units,
             int union_clusters, const Schedule &schedule);
 
-  // Runs core_main(core) for every core to completion; returns the first fault
-  // message, or "" if none.
-  std::string run(const std::function<void(CoreContext &)> &core_main);
+  // Runs core_main(core) for every core to completion, on a team of host
+  // threads or on this one alone; returns the first fault message, or "" if none.
+  std::string run(const std::function<void(CoreContext &)> &core_main, bool on_one_worker);
+  // The host time the cores ran in the last run(), summed over its workers.
+  double cores_busy_us() const { return busy_ns_ / 1e3; }
 
   // Inside a core: wait until every participant of the scope arrives.
   void barrier(CoreContext &c, BarrierScope scope, const char *op);
@@ -100,6 +102,7 @@ class Scheduler {
   std::condition_variable wake_;
   std::atomic<bool> aborted_{false};
   std::string first_fault_;
+  double busy_ns_ = 0;
 };
 
 }  // namespace mlusim
