@@ -451,26 +451,9 @@ void __bang_write_zero(T *dst, int count) {
 }
 
 namespace mlusim::detail {
-// dst = src (rows x cols, row-major) transposed, in 16 x 16 tiles gathered
-// into a block on the stack and written out row by row: the strided side is
-// that block, not dst, whose rows a tall matrix puts 4 KiB apart, where
-// sixteen of them evict each other from the cache. The edges past the last
-// whole tile go one element at a time.
-template <typename T>
-void transpose_in_tiles(T *__restrict dst, const T *__restrict src, size_t rows, size_t cols) {
-  constexpr size_t kTile = 16;
-  const size_t full_rows = rows - rows % kTile, full_cols = cols - cols % kTile;
-  T tile[kTile][kTile];
-  for (size_t i0 = 0; i0 < full_rows; i0 += kTile)
-    for (size_t j0 = 0; j0 < full_cols; j0 += kTile) {
-      for (size_t i = 0; i < kTile; ++i)
-        for (size_t j = 0; j < kTile; ++j) tile[j][i] = src[(i0 + i) * cols + j0 + j];
-      for (size_t j = 0; j < kTile; ++j)
-        for (size_t i = 0; i < kTile; ++i) dst[(j0 + j) * rows + i0 + i] = tile[j][i];
-    }
-  for (size_t i = 0; i < rows; ++i)
-    for (size_t j = i < full_rows ? full_cols : 0; j < cols; ++j) dst[j * rows + i] = src[i * cols + j];
-}
+// dst = src (rows x cols, row-major) transposed, elements of 1, 2, 4 or 8
+// bytes (runtime/bang/transpose.cpp).
+void transpose(void *dst, const void *src, size_t rows, size_t cols, size_t element_bytes);
 }  // namespace mlusim::detail
 
 // src is rows x cols (row-major); dst becomes cols x rows. No in-place.
@@ -488,7 +471,8 @@ void __bang_transpose(T *dst, const T *src, int rows, int cols) {
   size_t bytes = r * k * sizeof(T);
   mlusim::detail::require_apart(op, dst, src, bytes);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, r * k);
-  mlusim::detail::transpose_in_tiles(dst, src, r, k);
+  static_assert(sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0);
+  mlusim::detail::transpose(dst, src, r, k, sizeof(T));
 }
 
 // Type conversions. Fixed-point positions follow Cambricon: real = int * 2^pos.
