@@ -4,13 +4,15 @@
 // The matrix goes in 16 x 16 tiles, so that each destination row of a tile
 // gets a whole 64-byte line at once: a tall matrix puts its destination rows
 // 4 KiB apart, where sixteen of them would evict each other from the cache
-// if each were written a few bytes at a time. 4-byte elements are turned in
-// AVX registers, 8 x 8 at a time; other sizes go through a block on the stack.
+// if each were written a few bytes at a time. 4- and 2-byte elements are
+// turned in registers (AVX, SSE2) 8 x 8 at a time; other sizes go through a
+// block on the stack.
 // The edges past the last whole tile go one element at a time.
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
-#if defined(__AVX__)
+#if defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -65,10 +67,49 @@ void block8_in_registers(float *dst, const float *src, size_t rows, size_t cols)
   }
 }
 
-void tile_in_registers(uint32_t *__restrict dst, const uint32_t *__restrict src, size_t rows,
-                       size_t cols, size_t i0, size_t j0) {
-  const auto *s = reinterpret_cast<const float *>(src);
-  auto *d = reinterpret_cast<float *>(dst);
+#endif
+
+#if defined(__SSE2__)
+// The same for 16-bit elements: pairs, then quads, then halves of registers
+// interleaved.
+void block8_in_registers(uint16_t *dst, const uint16_t *src, size_t rows, size_t cols) {
+  __m128i r[8], t[8];
+  for (int i = 0; i < 8; ++i)
+    r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i * cols));
+  for (int i = 0; i < 8; i += 2) {
+    t[i / 2] = _mm_unpacklo_epi16(r[i], r[i + 1]);      // columns 0-3 of rows i, i + 1
+    t[i / 2 + 4] = _mm_unpackhi_epi16(r[i], r[i + 1]);  // columns 4-7
+  }
+  for (int h = 0; h < 8; h += 4)
+    for (int i = 0; i < 4; i += 2) {
+      r[h + i] = _mm_unpacklo_epi32(t[h + i], t[h + i + 1]);      // 2 columns of 4 rows
+      r[h + i + 1] = _mm_unpackhi_epi32(t[h + i], t[h + i + 1]);  // the next 2
+    }
+  // r[h + q] holds columns h + 2(q % 2) and the next, of rows 0-3 (q < 2) or 4-7.
+  for (int h = 0; h < 8; h += 4)
+    for (int q = 0; q < 2; ++q) {
+      const int column = h + 2 * q;
+      const __m128i top = r[h + q], bottom = r[h + q + 2];
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + column * rows),
+                       _mm_unpacklo_epi64(top, bottom));
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + (column + 1) * rows),
+                       _mm_unpackhi_epi64(top, bottom));
+    }
+}
+
+template <typename T>
+constexpr bool kTurnsInRegisters = sizeof(T) == 2
+#if defined(__AVX__)
+                                   || sizeof(T) == 4
+#endif
+    ;
+
+template <typename T>
+void tile_in_registers(T *__restrict dst, const T *__restrict src, size_t rows, size_t cols,
+                       size_t i0, size_t j0) {
+  using Lane = std::conditional_t<sizeof(T) == 4, float, uint16_t>;
+  const auto *s = reinterpret_cast<const Lane *>(src);
+  auto *d = reinterpret_cast<Lane *>(dst);
   for (size_t j = j0; j < j0 + kTile; j += 8)
     for (size_t i = i0; i < i0 + kTile; i += 8)
       block8_in_registers(d + j * rows + i, s + i * cols + j, rows, cols);
@@ -80,8 +121,8 @@ void transpose_words(T *__restrict dst, const T *__restrict src, size_t rows, si
   const size_t full_rows = rows - rows % kTile, full_cols = cols - cols % kTile;
   for (size_t i0 = 0; i0 < full_rows; i0 += kTile)
     for (size_t j0 = 0; j0 < full_cols; j0 += kTile) {
-#if defined(__AVX__)
-      if constexpr (sizeof(T) == 4) {
+#if defined(__SSE2__)
+      if constexpr (kTurnsInRegisters<T>) {
         tile_in_registers(dst, src, rows, cols, i0, j0);
         continue;
       }
