@@ -403,63 +403,49 @@ void __bang_mineq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
 }
 
 namespace mlusim::detail {
-// __bang_cycle_*'s checks and accounting: the element count of src and dst,
-// a multiple of cyc's (*cyc_n).
-template <typename T>
-size_t cycle_op(const char *op, T *dst, const T *src, const T *cyc, int count, int cyc_count,
-                size_t *cyc_n) {
+// dst[i] = f(src[i], cyc[i % cyc_count]); count must be a multiple of
+// cyc_count. Arithmetic goes a row of cyc at a time through map(), which
+// takes half a block at a time through float (one rounding, as the
+// element-wise half operation: see map()); comparisons and picks go element
+// by element in the operands' type.
+template <bool kArithmetic, typename T, typename F>
+void cycle(const char *op, T *dst, const T *src, const T *cyc, int count, int cyc_count, F f) {
   const size_t n = checked_count(op, count), m = checked_count(op, cyc_count);
   if (m == 0 || n % m != 0)
     fault(this_core(), std::string(op) + ": count " + std::to_string(n) +
                            " is not a multiple of cyc_count " + std::to_string(m));
   vector_op<T>(op, dst, n * sizeof(T), src, n * sizeof(T), cyc, m * sizeof(T), n);
-  *cyc_n = m;
-  return n;
+  for (size_t row = 0; row < n; row += m) {  // no division per element
+    if constexpr (kArithmetic)
+      map(dst + row, src + row, cyc, m, f);
+    else
+      for (size_t j = 0; j < m; ++j) dst[row + j] = f(src[row + j], cyc[j]);
+  }
 }
 }  // namespace mlusim::detail
 
-// dst[i] = src[i] op cyc[i % cyc_count]; count must be a multiple of cyc_count.
-// Arithmetic goes a row of cyc at a time through map(), which takes half a
-// block at a time through float (one rounding, as the element-wise half
-// operation: see map()); the others compare or pick, element by element.
-#define MLUSIM_CYCLE_ARITHMETIC(name, expr)                                               \
+#define MLUSIM_CYCLE(name, arithmetic, expr)                                              \
   template <typename T>                                                                   \
   void __bang_cycle_##name(T *dst, const T *src, const T *cyc, int count, int cyc_count) { \
-    size_t m = 0;                                                                         \
-    const size_t n = mlusim::detail::cycle_op("__bang_cycle_" #name, dst, src, cyc, count, \
-                                              cyc_count, &m);                             \
-    for (size_t row = 0; row < n; row += m)                                               \
-      mlusim::detail::map(dst + row, src + row, cyc, m, [](auto x, auto y) { return expr; }); \
+    mlusim::detail::cycle<arithmetic>("__bang_cycle_" #name, dst, src, cyc, count,        \
+                                      cyc_count, [](auto x, auto y) { return expr; });    \
   }
-#define MLUSIM_CYCLE(name, expr)                                                          \
-  template <typename T>                                                                   \
-  void __bang_cycle_##name(T *dst, const T *src, const T *cyc, int count, int cyc_count) { \
-    size_t m = 0;                                                                         \
-    const size_t n = mlusim::detail::cycle_op("__bang_cycle_" #name, dst, src, cyc, count, \
-                                              cyc_count, &m);                             \
-    for (size_t row = 0; row < n; row += m) { /* no division per element */              \
-      for (size_t j = 0; j < m; ++j) {                                                    \
-        T x = src[row + j], y = cyc[j];                                                   \
-        dst[row + j] = (expr);                                                            \
-      }                                                                                   \
-    }                                                                                     \
-  }
-MLUSIM_CYCLE_ARITHMETIC(add, x + y)
-MLUSIM_CYCLE_ARITHMETIC(sub, x - y)
-MLUSIM_CYCLE_ARITHMETIC(mul, x * y)
-MLUSIM_CYCLE(maxequal, x > y ? x : y)
-MLUSIM_CYCLE(minequal, x < y ? x : y)
-MLUSIM_CYCLE(eq, x == y ? T(1) : T(0))
-MLUSIM_CYCLE(ne, x != y ? T(1) : T(0))
-MLUSIM_CYCLE(gt, x > y ? T(1) : T(0))
-MLUSIM_CYCLE(ge, x >= y ? T(1) : T(0))
-MLUSIM_CYCLE(lt, x < y ? T(1) : T(0))
-MLUSIM_CYCLE(le, x <= y ? T(1) : T(0))
-MLUSIM_CYCLE(and, x != T(0) && y != T(0) ? T(1) : T(0))
-MLUSIM_CYCLE(band, mlusim::detail::from_bits<T>(mlusim::detail::bits_of(x) &
-                                                 mlusim::detail::bits_of(y)))
+MLUSIM_CYCLE(add, true, x + y)
+MLUSIM_CYCLE(sub, true, x - y)
+MLUSIM_CYCLE(mul, true, x * y)
+MLUSIM_CYCLE(maxequal, false, x > y ? x : y)
+MLUSIM_CYCLE(minequal, false, x < y ? x : y)
+MLUSIM_CYCLE(eq, false, x == y ? T(1) : T(0))
+MLUSIM_CYCLE(ne, false, x != y ? T(1) : T(0))
+MLUSIM_CYCLE(gt, false, x > y ? T(1) : T(0))
+MLUSIM_CYCLE(ge, false, x >= y ? T(1) : T(0))
+MLUSIM_CYCLE(lt, false, x < y ? T(1) : T(0))
+MLUSIM_CYCLE(le, false, x <= y ? T(1) : T(0))
+MLUSIM_CYCLE(and, false, x != T(0) && y != T(0) ? T(1) : T(0))
+MLUSIM_CYCLE(band, false,
+             mlusim::detail::from_bits<T>(mlusim::detail::bits_of(x) &
+                                          mlusim::detail::bits_of(y)))
 #undef MLUSIM_CYCLE
-#undef MLUSIM_CYCLE_ARITHMETIC
 
 // Fills count elements of the *value's* dtype, as BANG does: pass (T)0, not 0,
 // to fill a half buffer.
