@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <unordered_map>
 
@@ -80,15 +81,18 @@ class PipeRing {
   void pop() { ++head_; }
 
  private:
+  // The room is not zeroed: push()'s caller resets every node it hands out
+  // (a ring's first room is 4 KiB, taken per pipe, core and replay).
   void grow() {
-    std::vector<Node> bigger(capacity_ == 0 ? 32 : capacity_ * 2);
-    for (uint64_t s = head_; s < tail_; ++s) bigger[s & (bigger.size() - 1)] = at(s);
-    nodes_.swap(bigger);
-    capacity_ = nodes_.size();
+    const uint64_t capacity = capacity_ == 0 ? 32 : capacity_ * 2;
+    std::unique_ptr<Node[]> bigger(new Node[capacity]);
+    for (uint64_t s = head_; s < tail_; ++s) bigger[s & (capacity - 1)] = at(s);
+    nodes_ = std::move(bigger);
+    capacity_ = capacity;
     mask_ = capacity_ - 1;
   }
-  std::vector<Node> nodes_;
-  uint64_t capacity_ = 0, mask_ = 0;  // nodes_.size(), kept at hand: at() runs at every step
+  std::unique_ptr<Node[]> nodes_;
+  uint64_t capacity_ = 0, mask_ = 0;  // kept at hand: at() runs at every step
   uint64_t head_ = 0, tail_ = 0;
 };
 
