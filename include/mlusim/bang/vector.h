@@ -125,11 +125,12 @@ void map(T *dst, const T *a, const T *b, size_t n, F f) {
     for (size_t i = 0; i < n; i += kBlock) {
       const size_t m = std::min(kBlock, n - i);
       half_to_float(fa, a + i, m);
-      if (b != nullptr)
+      if (b != nullptr) {
         half_to_float(fb, b + i, m);
-      else
-        std::fill_n(fb, m, 0.0f);
-      for (size_t j = 0; j < m; ++j) fr[j] = static_cast<float>(f(fa[j], fb[j]));
+        for (size_t j = 0; j < m; ++j) fr[j] = static_cast<float>(f(fa[j], fb[j]));
+      } else {
+        for (size_t j = 0; j < m; ++j) fr[j] = static_cast<float>(f(fa[j], 0.0f));
+      }
       float_to_half(dst + i, fr, m);
     }
   } else if (b != nullptr) {
