@@ -16,8 +16,11 @@ struct NameHash {
   size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
-std::unordered_map<std::string, double, NameHash, std::equal_to<>> &busy_by_kernel() {
-  static auto *busy = new std::unordered_map<std::string, double, NameHash, std::equal_to<>>;
+// Looked up by the launch's name without making a string of it.
+using BusyByKernel = std::unordered_map<std::string, double, NameHash, std::equal_to<>>;
+
+BusyByKernel &busy_by_kernel() {
+  static auto *busy = new BusyByKernel;  // never destroyed: a launch at exit may read it
   return *busy;
 }
 

@@ -66,7 +66,6 @@ void block8_in_registers(float *dst, const float *src, size_t rows, size_t cols)
     _mm256_storeu_ps(dst + kColumnOf[i + 4] * rows, _mm256_permute2f128_ps(low, high, 0x31));
   }
 }
-
 #endif
 
 #if defined(__SSE2__)

@@ -121,7 +121,7 @@ template <typename T, typename F>
 void map(T *dst, const T *a, const T *b, size_t n, F f) {
   if constexpr (std::is_same_v<T, half>) {
     constexpr size_t kBlock = 256;
-    float fa[kBlock], fb[kBlock], fr[kBlock];  // not zeroed: most calls fill less
+    float fa[kBlock], fb[kBlock], fr[kBlock];  // not zeroed: a call reads what it fills
     for (size_t i = 0; i < n; i += kBlock) {
       const size_t m = std::min(kBlock, n - i);
       half_to_float(fa, a + i, m);
