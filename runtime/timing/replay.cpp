@@ -740,8 +740,6 @@ class Replay {
     it->second = id;
   }
 
-
-
   const Prices prices_;
   std::vector<Core> cores_;
   std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
