@@ -76,14 +76,14 @@ size_t CorePicker::pick(size_t ready_count) {
   switch (schedule_.order) {
     case Schedule::Order::kReverse: return ready_count - 1;
     case Schedule::Order::kRandom:
-      return std::uniform_int_distribution<size_t>(0, ready_count - 1)(rng_);
+      return std::uniform_int_distribution<size_t>(0, ready_count - 1)(*rng_);
     default: return 0;
   }
 }
 
 void CorePicker::order_units(std::vector<std::vector<int>> &units) {
   if (schedule_.order == Schedule::Order::kReverse) std::reverse(units.begin(), units.end());
-  if (schedule_.order == Schedule::Order::kRandom) std::shuffle(units.begin(), units.end(), rng_);
+  if (schedule_.order == Schedule::Order::kRandom) std::shuffle(units.begin(), units.end(), *rng_);
 }
 
 }  // namespace mlusim

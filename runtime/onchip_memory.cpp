@@ -192,13 +192,14 @@ void Arena::begin_launch() {
   const auto refill = [&](Block &b) {
     // Declarations poison the gaps between buffers again (onchip_declared).
     asan::unpoison(b.base, b.open);
+    b.high_water = 0;
+    if (!all && !b.touched.any()) return;  // most blocks: nothing to fill, no marks to clear
     each_run(b, [&](size_t lo, size_t hi) {
       if (b.memory_core)
         std::memset(b.base + lo, 0, hi - lo);
       else if (byte >= 0)
         std::memset(b.base + lo, byte, hi - lo);
     });
-    b.high_water = 0;
     b.touched = TouchedPages{};
   };
   size_t total = 0;
