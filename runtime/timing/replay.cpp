@@ -194,11 +194,6 @@ class Replay {
  private:
   // ---- the global clock ------------------------------------------------------
 
-  double limit() const {
-    return std::min({ready_.empty() ? kNever : ready_.top().time,
-                     begins_.empty() ? kNever : begins_.top().time, next_done_});
-  }
-
   // Moves to the next moment something happens; false when nothing is left.
   bool advance() {
     const double t_core = ready_.empty() ? kNever : ready_.top().time;
@@ -546,7 +541,7 @@ class Replay {
       }
       const Step &s = k.steps[k.next];
       run_scalar_code(k, s);
-      if (s.kind == StepKind::kAtomic && k.now > limit()) {
+      if (s.kind == StepKind::kAtomic && others_first(core, k.now)) {
         schedule(core);
         return;
       }
@@ -560,6 +555,18 @@ class Replay {
         ++k.next;
       }
     }
+  }
+
+  // Whether something could still come before an atomic the core issues at
+  // t: a transfer beginning or ending by then (it may free a core), a stream
+  // running earlier, or one running at t on a lower-numbered core. So atomics
+  // to one block at one cycle go in the order of their cores, whatever order
+  // the replay reached them in.
+  bool others_first(int core, double t) const {
+    if (next_done_ <= t || (!begins_.empty() && begins_.top().time <= t)) return true;
+    if (ready_.empty()) return false;
+    const Turn &next = ready_.top();
+    return next.time < t || (next.time == t && next.core < core);
   }
 
   // The stream waits from its time until `until` at step s (a fence, a
