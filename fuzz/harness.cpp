@@ -166,22 +166,34 @@ void *Call::make_pointer(size_t bytes, mluOpDataType_t dtype, Role role, Fill fi
       case 0: return nullptr;
       case 1: return allocate(bytes, false, role).data();  // host memory, never to be touched
       case 2:  // a device buffer too small by at least one byte, ending where its allocation ends
-        if (bytes > 0) return allocate(in_.ConsumeIntegralInRange<size_t>(0, bytes - 1), true, role, 0).data();
+        // Its elements drawn like a whole buffer's: guard bytes read as rois
+        // are huge coordinates, unbounded work for deform_roi_pool's
+        // adaptive sampling before it reaches the end of the buffer.
+        if (bytes > 0)
+          return filled(allocate(in_.ConsumeIntegralInRange<size_t>(0, bytes - 1), true, role, 0),
+                        dtype, fill);
         break;
       case 3:  // somewhere inside the data of a buffer made earlier
         if (!buffers_.empty()) {
           Buffer &other = *buffers_[in_.ConsumeIntegralInRange<size_t>(0, buffers_.size() - 1)];
-          // Within its payload: guard bytes read as data are arbitrary values, and
+          // Within its payload and on an element boundary: guard bytes, or an
+          // element's bytes read across two elements, are arbitrary values, and
           // arbitrary rois make deform_roi_pool's adaptive sampling unbounded work.
           if (other.payload < bytes) break;
           aliased_ = true;
-          return other.data() + in_.ConsumeIntegralInRange<size_t>(0, other.payload - bytes);
+          const size_t element = std::max<size_t>(1, dtype_bytes(dtype));
+          return other.data() +
+                 in_.ConsumeIntegralInRange<size_t>(0, (other.payload - bytes) / element) * element;
         }
         break;
     }
   }
-  Buffer &b = allocate(bytes, true, role);
-  fill_elements(b.before.data() + b.guard, bytes, dtype, fill);
+  return filled(allocate(bytes, true, role), dtype, fill);
+}
+
+// A device buffer's payload drawn from the fill range (its guard bands kept).
+void *Call::filled(Buffer &b, mluOpDataType_t dtype, Fill fill) {
+  fill_elements(b.before.data() + b.guard, b.payload, dtype, fill);
   if (cnrtMemcpy(b.base, b.before.data(), b.bytes, cnrtMemcpyHostToDev) != cnrtSuccess)
     fail("cnrtMemcpy to a fresh buffer failed");
   return b.data();

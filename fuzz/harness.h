@@ -71,6 +71,7 @@ class Call {
   struct Buffer;
   void *make_pointer(size_t bytes, mluOpDataType_t dtype, Role role, Fill fill);
   void fill_elements(std::byte *p, size_t bytes, mluOpDataType_t dtype, Fill fill);
+  void *filled(Buffer &b, mluOpDataType_t dtype, Fill fill);
   Buffer &allocate(size_t payload_bytes, bool on_device, Role role, size_t guard = kGuardBytes);
 
   FuzzedDataProvider in_;
