@@ -150,16 +150,21 @@ struct Meeting {  // one barrier instance on its way to complete
 
 class Replay {
  public:
-  Replay(const std::vector<CoreSteps> &input, const Prices &prices) : prices_(prices) {
-    cores_.reserve(input.size());
-    for (const CoreSteps &c : input) {
+  // Only the cores with an instruction to place get a replay state of their
+  // own, numbered in the launch's order (a lower number still goes first).
+  Replay(const std::vector<CoreSteps> &input, const Prices &prices)
+      : prices_(prices), out_(input.size()) {
+    for (size_t i = 0; i < input.size(); ++i) {
+      const CoreSteps &c = input[i];
+      clusters_ = std::max(clusters_, c.cluster + 1);
+      if (ends_without_instructions(c, out_[i])) continue;
+      launch_index_.push_back(i);
       cores_.emplace_back();
       Core &k = cores_.back();
       k.steps = c.steps->data();
       k.count = c.steps->size();
       k.cluster = c.cluster;
       k.traced = c.traced;
-      clusters_ = std::max(clusters_, c.cluster + 1);
     }
     dirty_.assign((cores_.size() + 63) / 64, 0);
     per_cluster_.assign(static_cast<size_t>(clusters_), 0);
@@ -182,13 +187,11 @@ class Replay {
       }
     for (size_t i = 0; i < cores_.size(); ++i)
       if (cores_[i].state != Core::kDone)
-        log::runtime().error("timing model: core {} stopped at step {} of {} ({})", i,
-                             cores_[i].next, cores_[i].count,
+        log::runtime().error("timing model: core {} stopped at step {} of {} ({})",
+                             launch_index_[i], cores_[i].next, cores_[i].count,
                              cores_[i].state == Core::kAtBarrier ? "at a barrier" : "waiting");
-    std::vector<CoreTiming> out;
-    out.reserve(cores_.size());
-    for (Core &k : cores_) out.push_back(std::move(k.out));
-    return out;
+    for (size_t i = 0; i < cores_.size(); ++i) out_[launch_index_[i]] = std::move(cores_[i].out);
+    return std::move(out_);
   }
 
  private:
@@ -224,13 +227,11 @@ class Replay {
 
   // Every stream starts at 0: in the order of the cores, a heap already
   // (pushed one by one, a launch of many cores would grow the queue's
-  // storage step by step). A core that only fenced is done at once.
+  // storage step by step).
   void schedule_all() {
     std::vector<Turn> start;
     start.reserve(cores_.size());
-    for (size_t i = 0; i < cores_.size(); ++i)
-      if (!finished_without_instructions(cores_[i]))
-        start.push_back(Turn{0.0, static_cast<int>(i)});
+    for (size_t i = 0; i < cores_.size(); ++i) start.push_back(Turn{0.0, static_cast<int>(i)});
     ready_ = ReadyQueue(std::greater<>{}, std::move(start));
   }
 
@@ -238,15 +239,14 @@ class Replay {
   // a kernel with nothing to do) ends when its stream has run its scalar
   // code: nothing it waits for takes time, and nothing of it holds another
   // core. The same sum, in the same order, as run_core() would reach.
-  bool finished_without_instructions(Core &k) const {
-    if (k.traced) return false;  // its trace shows the scalar code
+  bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
+    if (c.traced) return false;  // its trace shows the scalar code
     double end = 0;
-    for (size_t i = 0; i < k.count; ++i) {
-      if (k.steps[i].kind != StepKind::kFence) return false;
-      if (k.steps[i].scalar_cycles > 0) end += k.steps[i].scalar_cycles * prices_.scalar_scale;
+    for (const Step &s : *c.steps) {
+      if (s.kind != StepKind::kFence) return false;
+      if (s.scalar_cycles > 0) end += s.scalar_cycles * prices_.scalar_scale;
     }
-    k.out.finish = end;
-    k.state = Core::kDone;
+    out.finish = end;
     return true;
   }
 
@@ -748,7 +748,9 @@ class Replay {
   }
 
   const Prices prices_;
-  std::vector<Core> cores_;
+  std::vector<CoreTiming> out_;       // per core of the launch
+  std::vector<size_t> launch_index_;  // per replayed core, its index in the launch
+  std::vector<Core> cores_;           // the cores with an instruction to place
   std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
   int clusters_ = 1;
   double now_ = 0;
