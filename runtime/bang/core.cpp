@@ -94,6 +94,11 @@ void fault_bounds(const CoreContext &c, const char *op, const char *operand, Spa
 }
 
 void fault_too_many_steps(const CoreContext &c, const char *op) {
+  // The watchdog, which asked for this stop, signals a core still running a
+  // round later: its jump must not land in the allocator while the message
+  // is written (the allocator's lock would stay held: the next allocation
+  // hung, seen under ASan on a loaded host).
+  const HeapHeld held(c);
   // The report lists the cores running when the limit passed; this one may
   // have been between two tasks then.
   if (c.step_limit.load() == 0)

@@ -255,8 +255,10 @@ struct CoreContext {
   // land inside a library call).
   std::atomic<size_t> step_limit{kMaxSteps};
   // Non-zero while the core holds heap memory a signal's jump would leak (a
-  // log reallocating, an intrinsic's scratch): detail::HeapHeld.
-  volatile sig_atomic_t holds_heap = 0;
+  // log reallocating, an intrinsic's scratch, a fault's message being
+  // written): detail::HeapHeld. Bookkeeping for the signal handler, not the
+  // core's state: a fault raised on a const core sets it too.
+  mutable volatile sig_atomic_t holds_heap = 0;
 };
 
 namespace detail {
@@ -296,7 +298,7 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // where the stretch calls stop_if_asked().
 class HeapHeld {
  public:
-  explicit HeapHeld(CoreContext &c) : c_(c) {
+  explicit HeapHeld(const CoreContext &c) : c_(c) {
     c_.holds_heap = c_.holds_heap + 1;
     std::atomic_signal_fence(std::memory_order_seq_cst);
   }
@@ -308,7 +310,7 @@ class HeapHeld {
   HeapHeld &operator=(const HeapHeld &) = delete;
 
  private:
-  CoreContext &c_;
+  const CoreContext &c_;
 };
 // A fault (an exception, which unwinds) at `op` when the watchdog stopped the
 // core: what one long instruction looks at now and then.
