@@ -154,6 +154,7 @@ class Replay {
   // own, numbered in the launch's order (a lower number still goes first).
   Replay(const std::vector<CoreSteps> &input, const Prices &prices)
       : prices_(prices), out_(input.size()) {
+    cores_.reserve(input.size());  // one allocation, touched only as far as used
     for (size_t i = 0; i < input.size(); ++i) {
       const CoreSteps &c = input[i];
       clusters_ = std::max(clusters_, c.cluster + 1);
