@@ -150,8 +150,9 @@ struct Meeting {  // one barrier instance on its way to complete
 
 class Replay {
  public:
-  // Only the cores with an instruction to place get a replay state of their
-  // own, numbered in the launch's order (a lower number still goes first).
+  // Only the cores with an instruction to place (or a trace to keep) get a
+  // replay state of their own, numbered in the launch's order (a lower
+  // number still goes first at a tie).
   Replay(const std::vector<CoreSteps> &input, const Prices &prices)
       : prices_(prices), out_(input.size()) {
     cores_.reserve(input.size());  // one allocation, touched only as far as used
