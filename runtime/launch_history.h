@@ -12,7 +12,8 @@ namespace mlusim {
 // Whether a launch of `kernel` is worth waking the team for (launches are
 // serialised: called under the launch lock).
 bool worth_a_team(std::string_view kernel);
-// The host time the cores of a launch of `kernel` ran, summed over workers.
+// The host time the workers of a launch of `kernel` spent running its cores
+// (their waits left out), summed.
 void note_cores_busy(std::string_view kernel, double busy_us);
 
 }  // namespace mlusim

@@ -190,30 +190,35 @@ void run_guarded(CoreContext &c, const std::function<void()> &body) {
     CoreWatch &w;
     ~Disarm() {
       r.armed = 0;
-      w.state = CoreWatch::kBetweenTasks;
+      w.state.store(CoreWatch::kBetweenTasks, std::memory_order_release);
     }
   } disarm{r, w};
   r.task_frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  w.task = c.task_id;
-  w.state = CoreWatch::kInTask;
+  w.task.store(c.task_id, std::memory_order_relaxed);
+  w.state.store(CoreWatch::kInTask, std::memory_order_release);
   r.armed = 1;
   body();
 }
 
-void enter_core(CoreContext &c) {
+void enter_worker() {
   static std::once_flag once;
   std::call_once(once, install_handlers);
   ensure_alt_stack();
+}
+
+// The watchdog's view needs no fence: a release store publishes the thread
+// and context with on_thread, and the watchdog copes with a view a moment old.
+void enter_core(CoreContext &c) {
   CoreWatch &w = core_watch(c.physical_core);
   w.thread = pthread_self();
-  w.ctx = &c;
-  w.on_thread = true;
+  w.ctx.store(&c, std::memory_order_relaxed);
+  w.on_thread.store(true, std::memory_order_release);
   detail::tls_core = &c;
 }
 
 void leave_core(CoreContext &c) {
   detail::tls_core = nullptr;
-  core_watch(c.physical_core).on_thread = false;
+  core_watch(c.physical_core).on_thread.store(false, std::memory_order_release);
 }
 
 }  // namespace mlusim

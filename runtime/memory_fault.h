@@ -21,6 +21,9 @@ namespace mlusim {
 // KernelFault with the watchdog's report.
 void run_guarded(CoreContext &c, const std::function<void()> &body);
 
+// The calling thread is about to run cores: the fault handlers are
+// installed and the thread has a signal stack of its own.
+void enter_worker();
 // The worker thread starts or stops running core c's fiber.
 void enter_core(CoreContext &c);
 void leave_core(CoreContext &c);

@@ -70,6 +70,12 @@ std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
 }
 
 void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
+  enter_worker();
+  // The worker's busy time is its whole stay here less its waits: two clock
+  // reads per worker, not two per fiber switch.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point arrived = Clock::now();
+  std::chrono::duration<double, std::nano> waited{0};
   std::vector<Core *> mine;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
@@ -87,25 +93,27 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
       if (mine.empty() && (next_unit_ >= units_.size() || aborted())) {
         --alive_workers_;
         if (alive_workers_ > 0 && stuck()) declare_deadlock();
+        busy_ns_ += (std::chrono::duration<double, std::nano>(Clock::now() - arrived) - waited)
+                        .count();
         return;
       }
       ++idle_workers_;
       if (stuck())
         declare_deadlock();  // nobody can run: the parked cores can never be released
-      else
+      else {
+        const Clock::time_point asleep = Clock::now();
         wake_.wait(lock);
+        waited += Clock::now() - asleep;
+      }
       --idle_workers_;
       continue;
     }
     Core &core = *ready;
     lock.unlock();
-    const auto resumed = std::chrono::steady_clock::now();
     enter_core(*core.ctx);
     const bool finished = core.fiber->resume();
     leave_core(*core.ctx);
-    const std::chrono::duration<double, std::nano> ran = std::chrono::steady_clock::now() - resumed;
     lock.lock();
-    busy_ns_ += ran.count();
     if (finished) {
       on_finished(core);
       // Out of the worker's list, which next_ready() reads at every switch (a

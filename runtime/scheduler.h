@@ -47,7 +47,8 @@ class Scheduler {
   // Runs core_main(core) for every core to completion, on a team of host
   // threads or on this one alone; returns the first fault message, or "" if none.
   std::string run(const std::function<void(CoreContext &)> &core_main, bool on_one_worker);
-  // The host time the cores ran in the last run(), summed over its workers.
+  // The host time the workers of the last run() spent running cores and
+  // switching between them (their waits left out), summed.
   double cores_busy_us() const { return busy_ns_ / 1e3; }
 
   // Inside a core: wait until every participant of the scope arrives.

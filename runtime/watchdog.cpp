@@ -170,12 +170,14 @@ int watchdog_signal() { return SIGURG; }
 
 CoreWatch &core_watch(int physical_core) { return g_watch[physical_core]; }
 
+// Relaxed: the watchdog reads them under the state's mutex, which the launch
+// takes after this (and no core runs yet).
 void reset_core_watch(int count) {
   for (int i = 0; i < count; ++i) {
-    g_watch[i].state = CoreWatch::kNotStarted;
-    g_watch[i].on_thread = false;
-    g_watch[i].interrupt = false;
-    g_watch[i].ctx = nullptr;
+    g_watch[i].state.store(CoreWatch::kNotStarted, std::memory_order_relaxed);
+    g_watch[i].on_thread.store(false, std::memory_order_relaxed);
+    g_watch[i].interrupt.store(false, std::memory_order_relaxed);
+    g_watch[i].ctx.store(nullptr, std::memory_order_relaxed);
   }
 }
 
