@@ -67,6 +67,7 @@ struct Block {
   size_t open = 0;                       // accessible bytes from base, whole pages
   std::atomic<size_t> high_water{0};     // declared by the current launch
   TouchedPages touched;                  // by the launch that ran last
+  bool listed = false;                   // in the arena's list of touched blocks
   bool memory_core = false;  // a memory core's scratch: starts each launch zeroed
 };
 
@@ -110,6 +111,7 @@ class Arena {
   std::byte *map_ = nullptr;
   size_t map_bytes_ = 0;
   std::vector<std::unique_ptr<Block>> blocks_;
+  std::vector<Block *> touched_;  // the blocks with touched pages, to refill
   std::mutex grow_mutex_;  // cores of a cluster may declare SRAM from two workers
   int filled_with_ = -1;   // the fill byte of the last refill (-1: none yet, or off)
   // Scalar code stored into on-chip memory through a pointer another core
@@ -122,6 +124,7 @@ Arena g_arena;
 void Arena::map(const DeviceSpec &s) {
   if (map_ != nullptr) munmap(map_, map_bytes_);
   blocks_.clear();
+  touched_.clear();
   spec_ = s;
   const int cores = core_count(s);
   // After the cores' NRAM, WRAM and the clusters' SRAM: each cluster's memory
@@ -190,10 +193,6 @@ void Arena::begin_launch() {
     }
   };
   const auto refill = [&](Block &b) {
-    // Declarations poison the gaps between buffers again (onchip_declared).
-    asan::unpoison(b.base, b.open);
-    b.high_water = 0;
-    if (!all && !b.touched.any()) return;  // most blocks: nothing to fill, no marks to clear
     each_run(b, [&](size_t lo, size_t hi) {
       if (b.memory_core)
         std::memset(b.base + lo, 0, hi - lo);
@@ -201,25 +200,39 @@ void Arena::begin_launch() {
         std::memset(b.base + lo, byte, hi - lo);
     });
     b.touched = TouchedPages{};
+    b.listed = false;
   };
-  size_t total = 0;
-  for (const auto &bp : blocks_) each_run(*bp, [&](size_t lo, size_t hi) { total += hi - lo; });
-  if (total < kFillWorthThreads) {  // not even an OpenMP region of one thread: most launches
-    for (const auto &bp : blocks_) refill(*bp);
-    return;
+  for (const auto &bp : blocks_) {
+    // Declarations poison the gaps between buffers again (onchip_declared).
+    asan::unpoison(bp->base, bp->open);
+    bp->high_water.store(0, std::memory_order_relaxed);  // no core runs yet
   }
-  const auto count = static_cast<std::ptrdiff_t>(blocks_.size());
+  if (all) {
+    touched_.clear();
+    for (const auto &bp : blocks_) touched_.push_back(bp.get());
+  }
+  size_t total = 0;
+  for (Block *b : touched_) each_run(*b, [&](size_t lo, size_t hi) { total += hi - lo; });
+  if (total < kFillWorthThreads) {  // not even an OpenMP region of one thread: most launches
+    for (Block *b : touched_) refill(*b);
+  } else {
+    const auto count = static_cast<std::ptrdiff_t>(touched_.size());
 #pragma omp parallel for schedule(dynamic)
-  for (std::ptrdiff_t i = 0; i < count; ++i) refill(*blocks_[static_cast<size_t>(i)]);
+    for (std::ptrdiff_t i = 0; i < count; ++i) refill(*touched_[static_cast<size_t>(i)]);
+  }
+  touched_.clear();
 }
 
 void Arena::keep_touched(const std::vector<CoreContext> &cores) {
   for (const CoreContext &c : cores)
     for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
       if (onchip_base(c, s) == nullptr) continue;
-      TouchedPages &into = block_of(c, s).touched;
       const TouchedPages &t = c.touched[static_cast<int>(s)];
       if (!t.any()) continue;
+      Block &b = block_of(c, s);
+      if (!b.listed) touched_.push_back(&b);
+      b.listed = true;
+      TouchedPages &into = b.touched;
       into.shift = t.shift;  // the cores of a launch see the same capacities
       for (size_t p = 0; p < TouchedPages::kPages; ++p) into.page[p] |= t.page[p];
     }
