@@ -128,11 +128,13 @@ void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gan
 std::vector<std::vector<int>> make_units(int compute_cores, int memory_cores, int per_cluster) {
   std::vector<std::vector<int>> units;
   if (memory_cores == 0) {
+    units.reserve(static_cast<size_t>(compute_cores));
     for (int i = 0; i < compute_cores; ++i) units.push_back({i});
     return units;
   }
+  units.reserve(static_cast<size_t>(memory_cores));
   for (int k = 0; k < memory_cores; ++k) {
-    units.emplace_back();
+    units.emplace_back().reserve(static_cast<size_t>(per_cluster) + 1);
     for (int i = k * per_cluster; i < std::min(compute_cores, (k + 1) * per_cluster); ++i)
       units.back().push_back(i);
     units.back().push_back(compute_cores + k);
@@ -171,17 +173,24 @@ LaunchTiming time_launch(const std::vector<timing::CoreSteps> &steps, const Devi
     return device_time_us(timing::replay(untraced, timing::prices_of(spec, e)), spec, e);
   };
   LaunchTiming t;
-#pragma omp parallel sections num_threads(3) if (total >= kStepsWorthThreads)
+  const auto as_fitted = [&] {
+    t.cores = timing::replay(steps, timing::prices_of(spec));
+    t.us = device_time_us(t.cores, spec, Estimates::kAsFitted);
+  };
+  const auto low = [&] { t.low_us = end_of_bar(Estimates::kLow); };
+  const auto high = [&] { t.high_us = end_of_bar(Estimates::kHigh); };
+  if (total < kStepsWorthThreads) {  // not even an OpenMP region of one thread: it allocates
+    as_fitted(), low(), high();
+    return t;
+  }
+#pragma omp parallel sections num_threads(3)
   {
 #pragma omp section
-    {
-      t.cores = timing::replay(steps, timing::prices_of(spec));
-      t.us = device_time_us(t.cores, spec, Estimates::kAsFitted);
-    }
+    as_fitted();
 #pragma omp section
-    t.low_us = end_of_bar(Estimates::kLow);
+    low();
 #pragma omp section
-    t.high_us = end_of_bar(Estimates::kHigh);
+    high();
   }
   return t;
 }

@@ -77,6 +77,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   const Clock::time_point arrived = Clock::now();
   std::chrono::duration<double, std::nano> waited{0};
   std::vector<Core *> mine;
+  mine.reserve(cores_.size());
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     Core *ready = next_ready(mine);
