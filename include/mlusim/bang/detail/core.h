@@ -92,13 +92,15 @@ struct LaunchShared {
 };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
-// lays them out for all its cores (runtime/onchip_layout.cpp): for each 64-byte
+// lays them out for all its cores (runtime/onchip_layout.cpp): for each 128-byte
 // granule, the offset where the variable holding it ends (0: none does). An
 // operand is valid when it ends at or before the end recorded for its first
 // granule, so one lookup catches both a run past the declared memory and a run
-// from one array into the next.
+// from one array into the next. The layout starts every variable on a granule,
+// so no granule holds two; a launch writes an entry per granule a variable
+// spans, thousands for a kernel that declares all of NRAM.
 struct DeclaredEnds {
-  static constexpr unsigned kGranuleShift = 6;
+  static constexpr unsigned kGranuleShift = 7;
   const uint32_t *end = nullptr;
   size_t granules = 0;  // 0 on a memory core's NRAM and WRAM: every operand takes the slow path
 };
