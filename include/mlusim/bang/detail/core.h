@@ -191,6 +191,12 @@ constexpr int kScalarRuns = 4;  // sites a scalar loop may interleave without a 
 constexpr int kRecentAllocations = 4;  // GDRAM allocations a core remembers for scalar code
 
 struct CoreContext {
+  // User-provided, so that a launch's std::vector<CoreContext>(n) runs the
+  // member initialisers alone: value-initialising a class without one zeroes
+  // all of it first (2 KB a core, twice). What has no initialiser below is
+  // written before it is read (a scalar run's fields once its site is set).
+  CoreContext() {}
+
   // BANG built-in variables of the task this core is running.
   int task_id = 0, task_dim = 1;
   int task_id_x = 0, task_id_y = 0, task_id_z = 0;
