@@ -203,7 +203,7 @@ class Replay {
   bool advance() {
     const double t_core = ready_.empty() ? kNever : ready_.top().time;
     const double next =
-        std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done_});
+        std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done()});
     if (next == kNever) return false;
     const double t = std::max(next, now_);  // a core queued earlier runs now
     if (t > now_)  // most rounds run a core at the time reached
@@ -215,7 +215,7 @@ class Replay {
       begins_.pop();
       began = true;
     }
-    if (began) share_bandwidth();
+    if (began) shares_changed();
     if (complete_transfers()) resolve_dirty();
     if (t_core <= now_ && !ready_.empty() && ready_.top().time <= now_) {
       const int core = ready_.top().core;
@@ -252,11 +252,25 @@ class Replay {
     return true;
   }
 
+  // The set of moving transfers changed: their shares are worked out when
+  // next read, once for every change at one moment (several requests often
+  // begin or end together). share_bandwidth() depends only on the set and
+  // the time, which moves only after a read: the same shares as working
+  // them out at every change.
+  void shares_changed() { shares_stale_ = true; }
+
+  // The earliest end of the active transfers, at shares up to date.
+  double next_done() {
+    if (shares_stale_) share_bandwidth();
+    return next_done_;
+  }
+
   // Equal shares of the device's bandwidth, no cluster above its cap: the
   // capped clusters' transfers split the cap, the others what is left. Only
   // the clusters with a transfer are looked at; in what order does not
   // matter, as each round caps every cluster above the round's share.
   void share_bandwidth() {
+    shares_stale_ = false;
     for (const Transfer &x : active_)
       if (per_cluster_[x.cluster]++ == 0) moving_.push_back(x.cluster);
     double left = prices_.gdram_bytes_per_cycle;
@@ -287,7 +301,7 @@ class Replay {
   }
 
   bool complete_transfers() {
-    if (next_done_ > now_) return false;  // the common case: none ends now
+    if (next_done() > now_) return false;  // the common case: none ends now
     finished_.clear();
     for (size_t i = 0; i < active_.size();) {
       if (active_[i].done > now_) {
@@ -299,7 +313,7 @@ class Replay {
       active_.pop_back();
     }
     for (const Transfer &x : finished_) complete(x.core, x.pipe, x.seq, now_);
-    if (!finished_.empty()) share_bandwidth();
+    if (!finished_.empty()) shares_changed();
     return !finished_.empty();
   }
 
@@ -467,7 +481,7 @@ class Replay {
     const Transfer t{core, p, seq, k.cluster, bytes};
     if (from <= now_) {
       active_.push_back(t);
-      share_bandwidth();
+      shares_changed();
     } else {
       begins_.push(Pending{from, t});
     }
@@ -564,8 +578,8 @@ class Replay {
   // running earlier, or one running at t on a lower-numbered core. So atomics
   // to one block at one cycle go in the order of their cores, whatever order
   // the replay reached them in.
-  bool others_first(int core, double t) const {
-    if (next_done_ <= t || (!begins_.empty() && begins_.top().time <= t)) return true;
+  bool others_first(int core, double t) {
+    if (next_done() <= t || (!begins_.empty() && begins_.top().time <= t)) return true;
     if (ready_.empty()) return false;
     const Turn &next = ready_.top();
     return next.time < t || (next.time == t && next.core < core);
@@ -762,6 +776,7 @@ class Replay {
   std::vector<Transfer> active_;
   std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
   double next_done_ = kNever;  // the earliest `done` of the active transfers
+  bool shares_stale_ = false;  // next_done_, rates and dones await share_bandwidth()
   std::vector<int> per_cluster_;  // share_bandwidth()'s counts, zero between its calls
   std::vector<uint8_t> capped_;  // not vector<bool>: share_bandwidth() runs at every transfer
   std::vector<int> moving_;      // the clusters share_bandwidth() counted a transfer of
