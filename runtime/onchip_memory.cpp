@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -36,6 +37,22 @@ size_t page_bytes() {
   return page;
 }
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+// The first page from p on that is marked (or, for marked false, is not), or
+// kPages: eight marks a word, as a mark is a byte of 0 or 1.
+size_t next_page(const TouchedPages &t, size_t p, bool marked) {
+  static_assert(std::endian::native == std::endian::little && TouchedPages::kPages % 8 == 0);
+  constexpr uint64_t kLowBits = 0x0101010101010101;
+  for (; p < TouchedPages::kPages && p % 8 != 0; ++p)
+    if ((t.page[p] != 0) == marked) return p;
+  for (; p < TouchedPages::kPages; p += 8) {
+    uint64_t marks;
+    std::memcpy(&marks, t.page + p, sizeof marks);
+    const uint64_t hits = marked ? marks : ~marks & kLowBits;  // a byte's low bit where it matches
+    if (hits != 0) return p + static_cast<size_t>(std::countr_zero(hits)) / 8;
+  }
+  return TouchedPages::kPages;
+}
 
 int parse_fill(const char *spec) {  // the fill byte, -1 for off, -2 if invalid
   if (spec == nullptr) return -2;
@@ -182,14 +199,12 @@ void Arena::begin_launch() {
   const auto each_run = [all](const Block &b, auto &&f) {
     if (all) return f(size_t{0}, b.open);
     const TouchedPages &t = b.touched;
-    if (!t.any()) return;  // most blocks of a launch on a few cores
-    for (size_t p = 0; p < TouchedPages::kPages; ++p) {
-      if (t.page[p] == 0) continue;
-      const size_t first = p;
-      while (p + 1 < TouchedPages::kPages && t.page[p + 1] != 0) ++p;
+    for (size_t first = next_page(t, 0, true); first < TouchedPages::kPages;) {
+      const size_t end = next_page(t, first + 1, false);
       const size_t lo = std::min(first << t.shift, b.open);
-      const size_t hi = std::min((p + 1) << t.shift, b.open);
+      const size_t hi = std::min(end << t.shift, b.open);
       if (lo < hi) f(lo, hi);
+      first = next_page(t, end, true);
     }
   };
   const auto refill = [&](Block &b) {
