@@ -6,7 +6,9 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <memory_resource>
 #include <queue>
+#include <type_traits>
 #include <unordered_map>
 
 #include "runtime/logging.h"
@@ -63,6 +65,9 @@ struct Node {
   }
 };
 
+// Rings hold nodes in room no constructor ran on.
+static_assert(std::is_trivially_default_constructible_v<Node> && std::is_trivially_copyable_v<Node>);
+
 // A pipe's instructions not yet retired, by sequence number: a ring that grows
 // when async copies pile up beyond its size (and takes its first room on its
 // first instruction: most pipes of most cores of a short launch hold none).
@@ -74,8 +79,10 @@ class PipeRing {
   bool full() const { return tail_ - head_ == capacity_; }
   Node &at(uint64_t seq) { return nodes_[seq & mask_]; }
   const Node &at(uint64_t seq) const { return nodes_[seq & mask_]; }
-  Node &push() {
-    if (full()) grow();
+  // Room comes from `arena`, the replay's: it is freed with the replay, not
+  // ring by ring (a launch on every core takes hundreds of rings per replay).
+  Node &push(std::pmr::memory_resource &arena) {
+    if (full()) grow(arena);
     return at(tail_++);
   }
   void pop() { ++head_; }
@@ -83,15 +90,15 @@ class PipeRing {
  private:
   // The room is not zeroed: push()'s caller resets every node it hands out
   // (a ring's first room is 4 KiB, taken per pipe, core and replay).
-  void grow() {
+  void grow(std::pmr::memory_resource &arena) {
     const uint64_t capacity = capacity_ == 0 ? 32 : capacity_ * 2;
-    std::unique_ptr<Node[]> bigger(new Node[capacity]);
+    auto *bigger = static_cast<Node *>(arena.allocate(capacity * sizeof(Node), alignof(Node)));
     for (uint64_t s = head_; s < tail_; ++s) bigger[s & (capacity - 1)] = at(s);
-    nodes_ = std::move(bigger);
+    nodes_ = bigger;
     capacity_ = capacity;
     mask_ = capacity_ - 1;
   }
-  std::unique_ptr<Node[]> nodes_;
+  Node *nodes_ = nullptr;
   uint64_t capacity_ = 0, mask_ = 0;  // kept at hand: at() runs at every step
   uint64_t head_ = 0, tail_ = 0;
 };
@@ -613,7 +620,7 @@ class Replay {
     // issued), so it runs when the ring is full.
     if (own.full()) retire(k, s.pipe);
     const bool rest_placed = k.placed[s.pipe] == own.tail();
-    Node &n = own.push();
+    Node &n = own.push(ring_arena_);
     n.reset(s, k.now, k.sync_issued[s.pipe]);
     if (!s.async) {
       find_dependencies(k, s, n);
@@ -764,6 +771,8 @@ class Replay {
   }
 
   const Prices prices_;
+  // The pipe rings' room (declared before the cores, so it outlives them).
+  std::pmr::monotonic_buffer_resource ring_arena_;
   std::vector<CoreTiming> out_;       // per core of the launch
   std::vector<size_t> launch_index_;  // per replayed core, its index in the launch
   std::vector<Core> cores_;           // the cores with an instruction to place
