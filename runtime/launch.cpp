@@ -159,8 +159,10 @@ double device_time_us(const std::vector<timing::CoreTiming> &cores, const Device
 }
 
 // Below this many steps the three replays run one after the other: waking
-// two more host threads would cost more than they save.
-constexpr size_t kStepsWorthThreads = 20000;
+// two more host threads (some 25 us) would cost more than they save (about
+// 35 ns a step on the 2-core VM, where three replays cost some 75 ns a step
+// in a row). 20,000 before: the ten network cases gained 3-10 % at 2,000.
+constexpr size_t kStepsWorthThreads = 2000;
 
 // Three replays of the same steps, side by side (docs/cost_model.md); only
 // the first keeps trace events.
