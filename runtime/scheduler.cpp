@@ -99,9 +99,9 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
         return;
       }
       ++idle_workers_;
-      if (stuck())
+      if (stuck()) {
         declare_deadlock();  // nobody can run: the parked cores can never be released
-      else {
+      } else {
         const Clock::time_point asleep = Clock::now();
         wake_.wait(lock);
         waited += Clock::now() - asleep;

@@ -170,8 +170,8 @@ int watchdog_signal() { return SIGURG; }
 
 CoreWatch &core_watch(int physical_core) { return g_watch[physical_core]; }
 
-// Relaxed: the watchdog reads them under the state's mutex, which the launch
-// takes after this (and no core runs yet).
+// Relaxed: no core runs yet, and the watchdog reads them under the state's
+// mutex, which the launch takes after this when it is watched at all.
 void reset_core_watch(int count) {
   for (int i = 0; i < count; ++i) {
     g_watch[i].state.store(CoreWatch::kNotStarted, std::memory_order_relaxed);

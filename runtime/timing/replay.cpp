@@ -787,7 +787,7 @@ class Replay {
   double next_done_ = kNever;  // the earliest `done` of the active transfers
   bool shares_stale_ = false;  // next_done_, rates and dones await share_bandwidth()
   std::vector<int> per_cluster_;  // share_bandwidth()'s counts, zero between its calls
-  std::vector<uint8_t> capped_;  // not vector<bool>: share_bandwidth() runs at every transfer
+  std::vector<uint8_t> capped_;  // not vector<bool>: share_bandwidth() runs at most moments
   std::vector<int> moving_;      // the clusters share_bandwidth() counted a transfer of
   std::unordered_map<uint64_t, Meeting> meetings_;
   std::vector<double> atomic_ends_;                     // per atomic, its end
