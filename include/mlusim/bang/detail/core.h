@@ -140,15 +140,6 @@ struct TouchedPages {
     if (bytes > (size_t{1} << kSmallestShift)) [[unlikely]]
       for (size_t p = first + 1; p < last && p < kPages; ++p) page[p] = 1;
   }
-  bool any() const {  // eight marks at a time: launches look at every core's
-    uint64_t seen = 0;
-    for (size_t p = 0; p < kPages; p += sizeof(uint64_t)) {
-      uint64_t marks;
-      std::memcpy(&marks, page + p, sizeof marks);
-      seen |= marks;
-    }
-    return seen != 0;
-  }
 };
 
 // The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
