@@ -243,7 +243,7 @@ void Arena::keep_touched(const std::vector<CoreContext> &cores) {
     for (Space s : {Space::kNram, Space::kSram, Space::kWram}) {
       if (onchip_base(c, s) == nullptr) continue;
       const TouchedPages &t = c.touched[static_cast<int>(s)];
-      if (next_page(t, 0, true) == TouchedPages::kPages) continue;  // most: nothing marked
+      if (!t.any()) continue;
       Block &b = block_of(c, s);
       if (!b.listed) touched_.push_back(&b);
       b.listed = true;

@@ -140,6 +140,18 @@ struct TouchedPages {
     if (bytes > (size_t{1} << kSmallestShift)) [[unlikely]]
       for (size_t p = first + 1; p < last && p < kPages; ++p) page[p] = 1;
   }
+  // Eight marks at a time, without a branch: a launch looks at every core's
+  // (the refill's search for the first mark, used here instead, made an
+  // empty whole-device launch 0.6-1 us slower).
+  bool any() const {
+    uint64_t seen = 0;
+    for (size_t p = 0; p < kPages; p += sizeof(uint64_t)) {
+      uint64_t marks;
+      std::memcpy(&marks, page + p, sizeof marks);
+      seen |= marks;
+    }
+    return seen != 0;
+  }
 };
 
 // The coreId a memory core sees (mlu-ops kernels test `coreId == 0x80`).
