@@ -25,8 +25,8 @@
 #include "runtime/core_order.h"
 #include "runtime/scheduler.h"
 #include "runtime/settings.h"
+#include "runtime/timing/launch_timing.h"
 #include "runtime/timing/prices.h"
-#include "runtime/timing/replay.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
 
@@ -41,9 +41,9 @@ uint64_t g_runs = 0;  // under g_launch_mutex
 
 // The cores' step logs, lent to each launch and taken back after it, so that
 // recording a step writes memory already paged in (under g_launch_mutex). A
-// log that grew past kKeptSteps is let go rather than kept for good.
-constexpr size_t kKeptSteps = size_t{1} << 20;
-std::vector<std::vector<Step>> g_step_logs;
+// log keeps at most kKeptChunks of room for good.
+constexpr size_t kKeptChunks = 1024;
+std::vector<StepLog> g_step_logs;
 
 void lend_step_logs(std::vector<CoreContext> &cores) {
   if (g_step_logs.size() < cores.size()) g_step_logs.resize(cores.size());
@@ -52,9 +52,8 @@ void lend_step_logs(std::vector<CoreContext> &cores) {
 
 void take_back_step_logs(std::vector<CoreContext> &cores) {
   for (size_t i = 0; i < cores.size(); ++i) {
-    std::vector<Step> &log = cores[i].steps;
-    if (log.capacity() > kKeptSteps) std::vector<Step>().swap(log);
-    log.clear();
+    StepLog &log = cores[i].steps;
+    log.clear(kKeptChunks);
     g_step_logs[i].swap(log);
   }
 }
@@ -142,63 +141,9 @@ std::vector<std::vector<int>> make_units(int compute_cores, int memory_cores, in
   return units;
 }
 
-// A launch placed in simulated time with the model's prices, and how long it
-// lasts there and at both ends of its error bar.
-struct LaunchTiming {
-  std::vector<timing::CoreTiming> cores;
-  double us = 0, low_us = 0, high_us = 0;
-};
-
-// One replay's device time: its last core's finish plus the launch overhead,
-// both at the same estimates.
-double device_time_us(const std::vector<timing::CoreTiming> &cores, const DeviceSpec &spec,
-                      timing::Estimates estimates) {
-  double finish = 0;
-  for (const timing::CoreTiming &c : cores) finish = std::max(finish, c.finish);
-  return finish / (spec.clock_ghz * 1e3) + timing::launch_overhead_us(spec, estimates);
-}
-
-// Below this many steps the three replays run one after the other: waking
-// two more host threads (some 25 us) would cost more than they save (about
-// 35 ns a step on the 2-core VM, where three replays cost some 75 ns a step
-// in a row). 20,000 before: the ten network cases gained 3-10 % at 2,000.
-constexpr size_t kStepsWorthThreads = 2000;
-
-// Three replays of the same steps, side by side (docs/cost_model.md); only
-// the first keeps trace events.
-LaunchTiming time_launch(const std::vector<timing::CoreSteps> &steps, const DeviceSpec &spec) {
-  using timing::Estimates;
-  std::vector<timing::CoreSteps> untraced = steps;
-  size_t total = 0;
-  for (timing::CoreSteps &s : untraced) s.traced = false, total += s.steps->size();
-  const auto end_of_bar = [&](Estimates e) {
-    return device_time_us(timing::replay(untraced, timing::prices_of(spec, e)), spec, e);
-  };
-  LaunchTiming t;
-  const auto as_fitted = [&] {
-    t.cores = timing::replay(steps, timing::prices_of(spec));
-    t.us = device_time_us(t.cores, spec, Estimates::kAsFitted);
-  };
-  const auto low = [&] { t.low_us = end_of_bar(Estimates::kLow); };
-  const auto high = [&] { t.high_us = end_of_bar(Estimates::kHigh); };
-  if (total < kStepsWorthThreads) {  // not even an OpenMP region of one thread: it allocates
-    as_fitted(), low(), high();
-    return t;
-  }
-#pragma omp parallel sections num_threads(3)
-  {
-#pragma omp section
-    as_fitted();
-#pragma omp section
-    low();
-#pragma omp section
-    high();
-  }
-  return t;
-}
-
 mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
-                           const std::vector<CoreContext> &cores, const LaunchTiming &timing) {
+                           const std::vector<CoreContext> &cores,
+                           const timing::LaunchTiming &timing) {
   const std::vector<timing::CoreTiming> &timings = timing.cores;
   mlusimReport_t r{};
   std::snprintf(r.name, sizeof(r.name), "%s", name);
@@ -233,14 +178,44 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   return r;
 }
 
-// What the timing model replays: every core's steps, its cluster, whether it traces.
+// What the timing model replays: every core's steps, its cluster, whether it
+// traces, and a memory core's scratch (its steps there were skipped).
 std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<CoreContext> &cores) {
   std::vector<timing::CoreSteps> steps;
   steps.reserve(cores.size());
-  for (const CoreContext &c : cores)
-    steps.push_back(timing::CoreSteps{&c.steps, c.physical_cluster,
-                                      trace::wants(name, c.physical_cluster, c.core_in_cluster)});
+  for (const CoreContext &c : cores) {
+    timing::CoreSteps &s = steps.emplace_back(timing::CoreSteps{
+        &c.steps, c.physical_cluster, trace::wants(name, c.physical_cluster, c.core_in_cluster),
+        {}});
+    if (!c.is_mpu) continue;
+    s.scratch[0] = AddressRange{reinterpret_cast<uintptr_t>(c.nram), c.nram_capacity};
+    s.scratch[1] = AddressRange{reinterpret_cast<uintptr_t>(c.wram), c.wram_capacity};
+  }
   return steps;
+}
+
+// A core stops for the replays after this many steps: the logs then hold a
+// few chunks per core however long the launch runs.
+constexpr size_t kStepsBetweenCheckpoints = 4 * StepLog::kChunkSteps;
+
+// The scheduler's checkpoints: the replays place the steps recorded so far
+// (side by side on the workers), then each core's log gives back the chunks
+// neither a replay nor the core's hazard checks read again.
+Checkpoint checkpoint_of(timing::LaunchTimer &timer, const Scheduler &scheduler,
+                         std::vector<CoreContext> &cores, std::vector<uint8_t> &complete) {
+  Checkpoint k;
+  k.steps_between = kStepsBetweenCheckpoints;
+  k.parts = timing::LaunchTimer::kReplays;
+  k.begin = [&] {
+    for (size_t i = 0; i < cores.size(); ++i) complete[i] = scheduler.finished(i);
+  };
+  k.part = [&](int r) { timer.place(r, complete); };
+  k.end = [&] {
+    for (size_t i = 0; i < cores.size(); ++i)
+      cores[i].steps.release_before(
+          std::min(timer.first_needed(i), detail::first_step_needed(cores[i])));
+  };
+  return k;
 }
 
 // A task ends when its pipes drain; its async copies land (under the task's
@@ -312,10 +287,12 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
 }
 
 // Runs every task of the launch once, in `schedule`'s order, on `cores`
-// (default-constructed, one per core of the plan). Returns the first fault or
-// race, described, or "".
+// (default-constructed, one per core of the plan); with `timer`, the replays
+// place the steps as they come (and finish after). Returns the first fault
+// or race, described, or "".
 std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode races,
-                      const GdramLease &lease, std::vector<CoreContext> &cores) {
+                      const GdramLease &lease, std::vector<CoreContext> &cores,
+                      std::optional<timing::LaunchTimer> *timer) {
   OnchipMemory &mem = OnchipMemory::prepare(p.spec);
   const uint64_t serial = ++g_runs;
   gdram_note_launch(serial);
@@ -328,6 +305,12 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   const int cpc = p.spec.cores_per_cluster;
   Scheduler scheduler(cores, make_units(p.threads, p.memory_cores, cpc), p.gang, schedule);
   shared.scheduler = &scheduler;
+  std::vector<uint8_t> complete(cores.size());
+  std::optional<Checkpoint> checkpoint;
+  if (timer != nullptr) {
+    timer->emplace(steps_of(p.name, cores), p.spec);
+    checkpoint.emplace(checkpoint_of(**timer, scheduler, cores, complete));
+  }
 
   // A physical core runs tasks core, core + threads, ... (waves), as hardware
   // does; a memory core runs once per wave of its cluster.
@@ -358,7 +341,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
       c.pending.clear();  // a faulted task's copies never land: the launch failed
       detail::forget_scalar_runs(c);
     }
-  }, !worth_a_team(p.name));
+  }, !worth_a_team(p.name), checkpoint ? &*checkpoint : nullptr);
   note_cores_busy(p.name, scheduler.cores_busy_us());
   layout.note_initialised();
   mem.keep_touched(cores);
@@ -369,9 +352,9 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
     else if (!race.empty())
       fault = fmt::format("kernel '{}': {}", p.name, race);
   }
-  // A memory core's NRAM and WRAM instructions take no time; this needs the
+  // A memory core's NRAM and WRAM instructions count no work; this needs the
   // launch's shared state, which dies with this frame.
-  if (fault.empty()) drop_skipped_steps(cores);
+  if (fault.empty()) drop_skipped_counts(cores);
   for (CoreContext &c : cores) c.access_log = nullptr;  // the logs die with race_check
   if (!fault.empty() && schedule.reproducible())
     fault += fmt::format(" [schedule {}: MLUSIM_SCHEDULE={} runs it again]", schedule.name(),
@@ -383,10 +366,10 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
 // contents; outputs that differ are a fault naming both schedules. The first
 // schedule's outputs (and its cores' timing) are what the program sees.
 std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &schedules,
-                         RaceMode races,
-                         const GdramLease &lease, std::vector<CoreContext> &cores) {
+                         RaceMode races, const GdramLease &lease, std::vector<CoreContext> &cores,
+                         std::optional<timing::LaunchTimer> *timer) {
   const GdramImage inputs(lease.snapshot());
-  std::string fault = run_tasks(p, schedules.front(), races, lease, cores);
+  std::string fault = run_tasks(p, schedules.front(), races, lease, cores, timer);
   if (!fault.empty()) return fault;
   const GdramImage outputs(lease.snapshot());
   const bool atomics = std::any_of(cores.begin(), cores.end(),
@@ -394,7 +377,7 @@ std::string run_compared(const LaunchPlan &p, const std::vector<Schedule> &sched
   for (size_t i = 1; i < schedules.size(); ++i) {
     inputs.restore();
     std::vector<CoreContext> again(p.core_count());
-    fault = run_tasks(p, schedules[i], races, lease, again);
+    fault = run_tasks(p, schedules[i], races, lease, again, nullptr);
     if (fault.empty()) {
       const std::string differs = outputs.difference(
           GdramImage(lease.snapshot()), schedules.front().name(), schedules[i].name());
@@ -449,8 +432,10 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     std::vector<CoreContext> &cores;
     ~GiveBack() { take_back_step_logs(cores); }
   } give_back{cores};
-  const std::string fault = compared.empty() ? run_tasks(plan, schedule, races, lease, cores)
-                                             : run_compared(plan, compared, races, lease, cores);
+  std::optional<timing::LaunchTimer> timer;  // reads the logs: dies before they go back
+  const std::string fault = compared.empty()
+                                ? run_tasks(plan, schedule, races, lease, cores, &timer)
+                                : run_compared(plan, compared, races, lease, cores, &timer);
   bang::flush_unfinished_lines();
   if (!fault.empty()) {
     set_last_error_message(fault);
@@ -458,7 +443,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
-  const LaunchTiming timing = time_launch(steps_of(name, cores), spec);
+  const timing::LaunchTiming timing = timer->finish();
   const mlusimReport_t report = make_report(name, spec, cores, timing);
   trace::collect(name, spec, report, q->now_us, cores, timing.cores);
   record_launch(*q, report);

@@ -44,25 +44,9 @@ void pass_compute_barrier(const CoreContext &c, const char *op) {
                             op));
 }
 
-namespace {
-
-// Whether a step reads or writes the memory core's scratch.
-bool touches_scratch(const Step &s, const CoreContext &c) {
-  const auto touches = [&s](const std::byte *base, size_t bytes) {
-    const auto lo = reinterpret_cast<uintptr_t>(base), hi = lo + bytes;
-    const Access &a = s.access;
-    return overlaps(a.w_lo, a.w_hi, lo, hi) || overlaps(a.r0_lo, a.r0_hi, lo, hi) ||
-           overlaps(a.r1_lo, a.r1_hi, lo, hi);
-  };
-  return touches(c.nram, c.nram_capacity) || touches(c.wram, c.wram_capacity);
-}
-
-}  // namespace
-
-void drop_skipped_steps(std::vector<CoreContext> &cores) {
+void drop_skipped_counts(std::vector<CoreContext> &cores) {
   for (CoreContext &c : cores) {
     if (!c.is_mpu || !c.launch->memory_core_skipped.load(std::memory_order_relaxed)) continue;
-    std::erase_if(c.steps, [&c](const Step &s) { return touches_scratch(s, c); });
     // Every vector instruction reads or writes NRAM: the memory core's were skipped.
     c.vector_elems_float = c.vector_elems_half = c.vector_elems_int = 0;
   }

@@ -42,8 +42,9 @@ inline bool runs_on(const CoreContext &c, Space dst, Space src) {
   return !c.is_mpu || !(private_to_a_core(dst) || private_to_a_core(src));
 }
 
-// After the run: the steps and vector counts the memory cores' skipped vector
-// and tensor instructions left are dropped, so that they take no time.
-void drop_skipped_steps(std::vector<CoreContext> &cores);
+// After the run: the vector counts the memory cores' skipped vector and
+// tensor instructions left are dropped. Their steps take no time: the timing
+// model skips a memory core's steps in its scratch (timing::CoreSteps).
+void drop_skipped_counts(std::vector<CoreContext> &cores);
 
 }  // namespace mlusim

@@ -10,6 +10,7 @@
 #include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/memory_fault.h"
 #include "runtime/race_check.h"
+#include "runtime/watchdog.h"
 
 namespace mlusim {
 namespace {
@@ -51,7 +52,8 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
 }
 
 std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
-                           bool on_one_worker) {
+                           bool on_one_worker, const Checkpoint *checkpoint) {
+  checkpoint_ = checkpoint;
   const int workers =
       picker_.one_worker() || on_one_worker
           ? 1
@@ -80,6 +82,10 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   mine.reserve(cores_.size());
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (parts_left_ > 0 && next_part_ < checkpoint_->parts) {  // help with a checkpoint
+      take_parts(lock);
+      continue;
+    }
     Core *ready = next_ready(mine);
     if (ready == nullptr && next_unit_ < units_.size() && !aborted()) {
       for (int i : units_[next_unit_++]) {  // claim a cluster (or core) for this worker
@@ -93,15 +99,13 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
     if (ready == nullptr) {
       if (mine.empty() && (next_unit_ >= units_.size() || aborted())) {
         --alive_workers_;
-        if (alive_workers_ > 0 && stuck()) declare_deadlock();
+        if (alive_workers_ > 0) settle(lock);
         busy_ns_ += (std::chrono::duration<double, std::nano>(Clock::now() - arrived) - waited)
                         .count();
         return;
       }
       ++idle_workers_;
-      if (stuck()) {
-        declare_deadlock();  // nobody can run: the parked cores can never be released
-      } else {
+      if (!settle(lock)) {
         const Clock::time_point asleep = Clock::now();
         wake_.wait(lock);
         waited += Clock::now() - asleep;
@@ -126,12 +130,64 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   }
 }
 
-// Every worker waits and no claimed core is ready. (A barrier's release makes
-// cores ready and wakes their worker, which counts as waiting until it runs.)
-bool Scheduler::stuck() const {
-  return idle_workers_ == alive_workers_ &&
+// Every worker waits and no claimed core is ready, nor a checkpoint under
+// way. (A barrier's release makes cores ready and wakes their worker, which
+// counts as waiting until it runs.)
+bool Scheduler::all_wait() const {
+  return idle_workers_ == alive_workers_ && parts_left_ == 0 &&
          std::none_of(cores_.begin(), cores_.end(),
                       [](const Core &k) { return k.claimed && k.state == Core::kReady; });
+}
+
+// Nobody can run, and no checkpoint would let a core go on.
+bool Scheduler::stuck() const { return all_wait() && at_checkpoint_ == 0; }
+
+// When every worker waits: a checkpoint if cores stopped at one (this worker
+// starts it), a deadlock if not (the parked cores can never be released).
+// False if some worker or core may still move.
+bool Scheduler::settle(std::unique_lock<std::mutex> &lock) {
+  if (!all_wait()) return false;
+  if (at_checkpoint_ == 0) {
+    declare_deadlock();
+    return true;
+  }
+  checkpoint_->begin();
+  next_part_ = 0;
+  parts_left_ = checkpoint_->parts;
+  wake_.notify_all();  // the other workers take parts too
+  take_parts(lock);
+  return true;
+}
+
+void Scheduler::take_parts(std::unique_lock<std::mutex> &lock) {
+  using Clock = std::chrono::steady_clock;
+  while (next_part_ < checkpoint_->parts) {
+    const int part = next_part_++;
+    lock.unlock();
+    const Clock::time_point from = Clock::now();
+    checkpoint_->part(part);
+    const Clock::time_point to = Clock::now();
+    lock.lock();
+    parts_ns_ += std::chrono::duration<double, std::nano>(to - from).count();
+    if (--parts_left_ == 0) end_checkpoint();
+  }
+}
+
+// The last part ended: the cores stopped at the checkpoint go on.
+void Scheduler::end_checkpoint() {
+  checkpoint_->end();
+  for (Core &k : cores_) {
+    if (k.state != Core::kAtCheckpoint) continue;
+    k.steps_from = k.ctx->steps.size();
+    go_on(k);
+  }
+  at_checkpoint_ = 0;
+  wake_.notify_all();
+}
+
+void Scheduler::go_on(Core &k) {
+  k.state = Core::kReady;
+  core_watch(k.ctx->physical_core).at_checkpoint.store(false, std::memory_order_relaxed);
 }
 
 Scheduler::Core *Scheduler::next_ready(const std::vector<Core *> &mine) {
@@ -162,6 +218,17 @@ std::string Scheduler::who_waits(const Barrier &b) {
 }
 
 void Scheduler::on_parked(Core &core) {
+  if (core.to_checkpoint) {
+    core.to_checkpoint = false;
+    if (aborted()) {
+      core.wake_fault = "launch aborted by a fault on another core";
+      return;  // stays ready: it resumes only to unwind
+    }
+    core.state = Core::kAtCheckpoint;
+    core_watch(core.ctx->physical_core).at_checkpoint.store(true, std::memory_order_relaxed);
+    ++at_checkpoint_;
+    return;
+  }
   Barrier &b = *core.parked_at;
   if (aborted()) {
     core.parked_at = nullptr;
@@ -241,6 +308,13 @@ void Scheduler::report_fault(const std::string &message) {
   for (std::vector<Barrier> *group :
        {&clusters_, &cluster_ipus_, &unions_, &union_ipus_, &task_ends_})
     for (Barrier &b : *group) wake_with_fault(b, why);
+  for (Core &k : cores_) {
+    if (k.state != Core::kAtCheckpoint) continue;
+    k.wake_fault = why;
+    go_on(k);
+  }
+  at_checkpoint_ = 0;
+  wake_.notify_all();
 }
 
 // The barriers of one scope, one per group of cores: per physical cluster, or
@@ -277,6 +351,16 @@ int Scheduler::barriers_of(const CoreContext &c, Barrier *out[]) {
   out[n++] = &unions_[cluster / static_cast<size_t>(union_clusters_)];
   if (!c.is_mpu) out[n++] = &union_ipus_[cluster / static_cast<size_t>(union_clusters_)];
   return n;
+}
+
+void Scheduler::room_for_steps(CoreContext &c) {
+  Core &me = cores_[static_cast<size_t>(c.physical_core)];
+  if (checkpoint_ == nullptr || c.steps.size() - me.steps_from < checkpoint_->steps_between)
+    return;
+  me.to_checkpoint = true;
+  me.wake_fault.clear();
+  Fiber::park();  // the worker notes the stop once this core is off its stack
+  if (!me.wake_fault.empty()) detail::fault(c, me.wake_fault);
 }
 
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {

@@ -36,6 +36,19 @@ constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t gene
   return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
 }
 
+// Work the workers do while every core waits (runtime/timing/launch_timing.h
+// places the steps recorded so far): a core that recorded another
+// steps_between steps stops at a checkpoint; once no core can run, `begin`
+// runs, then the `parts` on whichever workers are free, then `end`; then the
+// cores go on. begin and end run under the scheduler's lock.
+struct Checkpoint {
+  size_t steps_between = 0;
+  int parts = 0;
+  std::function<void()> begin;
+  std::function<void(int)> part;
+  std::function<void()> end;
+};
+
 class Scheduler {
  public:
   // units: the core indices each worker claims together. union_clusters: N of
@@ -45,14 +58,21 @@ class Scheduler {
             int union_clusters, const Schedule &schedule);
 
   // Runs core_main(core) for every core to completion, on a team of host
-  // threads or on this one alone; returns the first fault message, or "" if none.
-  std::string run(const std::function<void(CoreContext &)> &core_main, bool on_one_worker);
+  // threads or on this one alone, stopping them at `checkpoint` if given;
+  // returns the first fault message, or "" if none.
+  std::string run(const std::function<void(CoreContext &)> &core_main, bool on_one_worker,
+                  const Checkpoint *checkpoint = nullptr);
   // The host time the workers of the last run() spent running cores and
-  // switching between them (their waits left out), summed.
-  double cores_busy_us() const { return busy_ns_ / 1e3; }
+  // switching between them (their waits and checkpoints left out), summed.
+  double cores_busy_us() const { return (busy_ns_ - parts_ns_) / 1e3; }
 
   // Inside a core: wait until every participant of the scope arrives.
   void barrier(CoreContext &c, BarrierScope scope, const char *op);
+  // Inside a core that needs room for more steps: stops at a checkpoint when
+  // it recorded the checkpoint's steps_between since it last ran from one.
+  void room_for_steps(CoreContext &c);
+  // Whether core i has ended (its steps are complete), at a checkpoint.
+  bool finished(size_t core) const { return cores_[core].state == Core::kDone; }
   // Inside a core: the first fault aborts the launch and wakes every parked core.
   void report_fault(const std::string &message);
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
@@ -62,12 +82,14 @@ class Scheduler {
   struct Core {
     CoreContext *ctx = nullptr;
     Fiber *fiber = nullptr;
-    enum State { kReady, kParked, kDone } state = kReady;
+    enum State { kReady, kParked, kAtCheckpoint, kDone } state = kReady;
     bool claimed = false;  // a worker runs it
     Barrier *parked_at = nullptr;
     const char *parked_op = "";
     uint32_t passed[static_cast<size_t>(BarrierScope::kScopeCount)] = {};  // per scope
     std::string wake_fault;  // set when the core must fault instead of passing
+    bool to_checkpoint = false;  // parking at a checkpoint, not at parked_at
+    size_t steps_from = 0;       // its steps when it last ran from a checkpoint
   };
   struct Barrier {
     // What a participant did before it is ordered before what any does after
@@ -81,6 +103,11 @@ class Scheduler {
   void work(const std::function<void(CoreContext &)> &core_main);
   Core *next_ready(const std::vector<Core *> &mine);
   bool stuck() const;
+  bool all_wait() const;
+  bool settle(std::unique_lock<std::mutex> &lock);
+  void take_parts(std::unique_lock<std::mutex> &lock);
+  void end_checkpoint();
+  void go_on(Core &k);  // a core stopped at the checkpoint
   void on_parked(Core &core);
   void on_finished(Core &core);
   void wake_with_fault(Barrier &b, const std::string &why);
@@ -104,6 +131,10 @@ class Scheduler {
   std::atomic<bool> aborted_{false};
   std::string first_fault_;
   double busy_ns_ = 0;
+  const Checkpoint *checkpoint_ = nullptr;
+  size_t at_checkpoint_ = 0;         // cores stopped there
+  int next_part_ = 0, parts_left_ = 0;  // of the checkpoint under way (parts_left_ > 0)
+  double parts_ns_ = 0;              // the workers' time in checkpoint parts
 };
 
 }  // namespace mlusim

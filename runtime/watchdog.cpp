@@ -64,6 +64,8 @@ State &state() {
   return *s;
 }
 
+bool runs(const CoreWatch &w) { return w.on_thread.load() || w.at_checkpoint.load(); }
+
 std::string core_line(const State &s, int physical_core) {
   const CoreWatch &w = core_watch(physical_core);
   const CoreContext *c = w.ctx.load();
@@ -73,7 +75,7 @@ std::string core_line(const State &s, int physical_core) {
   return fmt::format("cluster {} {} (task {}): {}, last intrinsic {}", cluster,
                      memory_core ? std::string("memory core")
                                  : fmt::format("core {}", physical_core % s.cores_per_cluster),
-                     w.task.load(), w.on_thread.load() ? "running" : "waiting (parked)",
+                     w.task.load(), runs(w) ? "running" : "waiting (parked)",
                      last != nullptr ? last : "none");
 }
 
@@ -93,7 +95,7 @@ bool cluster_lines(const State &s, int cluster, std::vector<std::string> *in_tas
     const int st = w.state.load();
     if (st == CoreWatch::kNotStarted && i < s.cores) waiting.push_back(i - first);
     if (st != CoreWatch::kInTask) continue;
-    running |= w.on_thread.load();
+    running |= runs(w);
     in_task->push_back(core_line(s, i));
   }
   if (!waiting.empty())
@@ -176,6 +178,7 @@ void reset_core_watch(int count) {
   for (int i = 0; i < count; ++i) {
     g_watch[i].state.store(CoreWatch::kNotStarted, std::memory_order_relaxed);
     g_watch[i].on_thread.store(false, std::memory_order_relaxed);
+    g_watch[i].at_checkpoint.store(false, std::memory_order_relaxed);
     g_watch[i].interrupt.store(false, std::memory_order_relaxed);
     g_watch[i].ctx.store(nullptr, std::memory_order_relaxed);
   }

@@ -25,6 +25,9 @@ struct CoreWatch {
   std::atomic<int> state{kNotStarted};
   std::atomic<int> task{-1};
   std::atomic<bool> on_thread{false};  // its fiber is running on `thread` now
+  // Stopped while the timing model places its steps (runtime/scheduler.h):
+  // still running its task, as far as the kernel can tell.
+  std::atomic<bool> at_checkpoint{false};
   pthread_t thread{};
   std::atomic<bool> interrupt{false};  // the watchdog asks it to stop
   std::atomic<CoreContext *> ctx{nullptr};

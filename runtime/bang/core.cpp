@@ -7,6 +7,7 @@
 
 #include "runtime/memory_core.h"
 #include "runtime/onchip_layout.h"
+#include "runtime/scheduler.h"
 #include "runtime/segments.h"
 #include "runtime/watchdog.h"
 
@@ -109,7 +110,20 @@ void fault_too_many_steps(const CoreContext &c, const char *op) {
                        kMaxSteps));
 }
 
-void grow_steps(CoreContext &c) { grow_log(c, c.steps); }
+void next_step_chunk(CoreContext &c) {
+  if (c.launch != nullptr && c.launch->scheduler != nullptr) c.launch->scheduler->room_for_steps(c);
+  const HeapHeld held(c);
+  c.steps.add_chunk();
+}
+
+size_t first_step_needed(const CoreContext &c) {
+  // A window's live entries, and every step from the oldest on (a wait since it).
+  size_t first = c.steps.size();
+  for (const ComputeWindow &w : c.compute)
+    if (w.oldest_live() < w.pushed)
+      first = std::min<size_t>(first, w.entries[w.oldest_live() % kPipeQueueDepth].step);
+  return first;
+}
 
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
@@ -210,8 +224,7 @@ void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                           const Segments &src, Pipe own) {
   for (Pipe pipe : {kVectorPipe, kTensorPipe}) {
     ComputeWindow &w = c.compute[pipe - kVectorPipe];
-    const uint32_t oldest =
-        std::max(w.fenced, w.pushed > kPipeQueueDepth ? w.pushed - kPipeQueueDepth : 0);
+    const uint32_t oldest = w.oldest_live();
     for (uint32_t j = w.pushed; j-- > oldest;) {  // the newest first
       const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
       const Step &x = c.steps[e.step];

@@ -29,6 +29,12 @@ bool is_instruction(StepKind k) {
 // compute pipes run one instruction at a time.
 bool is_dma(int pipe) { return pipe == kIoPipe || pipe == kMovePipe; }
 
+// A memory core's step in its NRAM or WRAM scratch: skipped there.
+bool skipped(const AddressRange (&scratch)[2], const Step &s) {
+  return touches(s.access, scratch[0].lo, scratch[0].lo + scratch[0].bytes) ||
+         touches(s.access, scratch[1].lo, scratch[1].lo + scratch[1].bytes);
+}
+
 // One side of a copy lies in one run when its segments follow each other
 // (stride == size, or one segment); otherwise each segment is a run of its own.
 bool one_run(uintptr_t lo, uintptr_t hi, const Step &s) {
@@ -43,15 +49,17 @@ struct Node {
   uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
   uint8_t waiting;                    // the pipes whose waits_for entry is still to be resolved
   bool async;                         // step->async, at hand for the searches over a pipe
+  uint32_t index;                     // step's, in its core's log
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
-  int64_t atomic_cell;                // an atomic's own cell in Replay::atomic_ends_
+  int64_t atomic_cell;                // an atomic's own cell in ReplayState::atomic_ends_
   double bytes_from;                  // a DMA request: when its latency has passed
   uint64_t sync_before;               // synchronous instructions issued on its pipe before it
   bool behind;                        // its bytes wait for the request before it, still moving
 
   // A node for step s issued at `at` (waits_for is read only where waiting says).
-  void reset(const Step &s, double at, uint64_t sync_issued) {
+  void reset(const Step &s, size_t at_index, double at, uint64_t sync_issued) {
     step = &s;
+    index = static_cast<uint32_t>(at_index);
     issue = at;
     ready = start = end = kUnknown;
     after = 0;
@@ -129,10 +137,13 @@ struct Pending {  // a transfer whose bytes begin to move at `time`
 };
 
 struct Core {
-  const Step *steps;
-  size_t count;  // of steps
+  const StepLog *log;
+  size_t count;   // of steps recorded so far
+  bool complete;  // no more to come
   int cluster;
   bool traced;
+  bool has_scratch;
+  AddressRange scratch[2];  // a memory core's skipped steps touch these
   size_t next = 0;
   double now = 0;
   PipeRing pipe[kPipeCount];
@@ -154,45 +165,78 @@ struct Meeting {  // one barrier instance on its way to complete
   std::vector<int> cores;
 };
 
-class Replay {
+}  // namespace
+
+class ReplayState {
  public:
   // Only the cores with an instruction to place (or a trace to keep) get a
   // replay state of their own, numbered in the launch's order (a lower
-  // number still goes first at a tie).
-  Replay(const std::vector<CoreSteps> &input, const Prices &prices)
-      : prices_(prices), out_(input.size()) {
+  // number still goes first at a tie). A core still recording may yet have
+  // one.
+  ReplayState(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
+              const Prices &prices)
+      : prices_(prices), out_(input.size()), replayed_(input.size(), -1) {
     cores_.reserve(input.size());  // one allocation, touched only as far as used
     for (size_t i = 0; i < input.size(); ++i) {
       const CoreSteps &c = input[i];
       clusters_ = std::max(clusters_, c.cluster + 1);
-      if (ends_without_instructions(c, out_[i])) continue;
+      if (complete[i] && ends_without_instructions(c, out_[i])) continue;
+      replayed_[i] = static_cast<int>(cores_.size());
       launch_index_.push_back(i);
       cores_.emplace_back();
       Core &k = cores_.back();
-      k.steps = c.steps->data();
-      k.count = c.steps->size();
+      k.log = c.steps;
+      k.count = 0;
+      k.complete = false;
       k.cluster = c.cluster;
       k.traced = c.traced;
+      k.has_scratch = c.scratch[0].bytes + c.scratch[1].bytes > 0;
+      std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
     }
     dirty_.assign((cores_.size() + 63) / 64, 0);
     per_cluster_.assign(static_cast<size_t>(clusters_), 0);
     capped_.assign(static_cast<size_t>(clusters_), 0);
+    schedule_all();
   }
 
-  std::vector<CoreTiming> run() {
-    size_t steps = 0;
-    for (const Core &k : cores_) steps += k.count;
-    schedule_all();
+  // Places what the steps recorded so far allow, from where the last call
+  // stopped: the core it stopped at goes on first, as it would have then.
+  void place(const std::vector<uint8_t> &complete) {
+    for (size_t i = 0; i < cores_.size(); ++i) {
+      Core &k = cores_[i];
+      recorded_ += k.log->size() - k.count;
+      k.count = k.log->size();
+      k.complete = complete[launch_index_[i]] != 0;
+    }
+    if (starved_ >= 0) {
+      const Core &k = cores_[static_cast<size_t>(starved_)];
+      if (k.next == k.count && !k.complete) return;
+      const int core = starved_;
+      starved_ = -1;
+      run_core(core);
+    }
     // Every round of advance() moves a core or a transfer on; far more rounds
     // than steps can only be a fault of the model itself: stop, say so.
-    for (size_t rounds = 0; advance(); ++rounds)
-      if (rounds > 64 * steps + 4096) {
+    while (starved_ < 0 && !gave_up_ && advance())
+      if (++rounds_ > 64 * recorded_ + 4096) {
         log::runtime().error("timing model: no progress after {} rounds on {} steps; the "
                              "launch's device time is what was reached",
-                             rounds, steps);
+                             rounds_, recorded_);
         for (Core &k : cores_) k.out.finish = std::max(k.out.finish, std::max(k.now, now_));
-        break;
+        gave_up_ = true;
       }
+  }
+
+  size_t first_needed(size_t core) const {
+    if (replayed_[core] < 0) return std::numeric_limits<size_t>::max();
+    const Core &k = cores_[static_cast<size_t>(replayed_[core])];
+    size_t first = k.next;
+    for (const PipeRing &q : k.pipe)
+      if (q.head() < q.tail()) first = std::min<size_t>(first, q.at(q.head()).index);
+    return first;
+  }
+
+  std::vector<CoreTiming> results() {
     for (size_t i = 0; i < cores_.size(); ++i)
       if (cores_[i].state != Core::kDone)
         log::runtime().error("timing model: core {} stopped at step {} of {} ({})",
@@ -250,7 +294,9 @@ class Replay {
   bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
     if (c.traced) return false;  // its trace shows the scalar code
     double end = 0;
-    for (const Step &s : *c.steps) {
+    for (size_t i = 0; i < c.steps->size(); ++i) {
+      const Step &s = (*c.steps)[i];
+      if (skipped(c.scratch, s)) continue;
       if (s.kind != StepKind::kFence) return false;
       if (s.scalar_cycles > 0) end += s.scalar_cycles * prices_.scalar_scale;
     }
@@ -558,10 +604,18 @@ class Replay {
     Core &k = cores_[core];
     while (k.state == Core::kRunning) {
       if (k.next == k.count) {
-        finish(k);
+        if (k.complete) {
+          finish(k);
+        } else {
+          starved_ = core;  // place() goes on from here once the core recorded more
+        }
         return;
       }
-      const Step &s = k.steps[k.next];
+      const Step &s = (*k.log)[k.next];
+      if (k.has_scratch && skipped(k.scratch, s)) {
+        ++k.next;
+        continue;
+      }
       run_scalar_code(k, s);
       if (s.kind == StepKind::kAtomic && others_first(core, k.now)) {
         schedule(core);
@@ -620,7 +674,7 @@ class Replay {
     if (own.full()) retire(k, s.pipe);
     const bool rest_placed = k.placed[s.pipe] == own.tail();
     Node &n = own.push(ring_arena_);
-    n.reset(s, k.now, k.sync_issued[s.pipe]);
+    n.reset(s, k.next, k.now, k.sync_issued[s.pipe]);
     if (!s.async) {
       find_dependencies(k, s, n);
       ++k.sync_issued[s.pipe];
@@ -770,10 +824,14 @@ class Replay {
   }
 
   const Prices prices_;
+  size_t recorded_ = 0, rounds_ = 0;  // steps given to place(), rounds of advance()
+  bool gave_up_ = false;
+  int starved_ = -1;  // the core whose next step place() waits for, or -1
   // The pipe rings' room (declared before the cores, so it outlives them).
   std::pmr::monotonic_buffer_resource ring_arena_;
   std::vector<CoreTiming> out_;       // per core of the launch
   std::vector<size_t> launch_index_;  // per replayed core, its index in the launch
+  std::vector<int> replayed_;         // per core of the launch, its replayed index or -1
   std::vector<Core> cores_;           // the cores with an instruction to place
   std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
   int clusters_ = 1;
@@ -794,10 +852,25 @@ class Replay {
   std::vector<int> atomic_waiter_;  // per atomic, the core whose next atomic waits for it, or -1
 };
 
-}  // namespace
+Replay::Replay(std::vector<CoreSteps> cores, const Prices &prices)
+    : cores_(std::move(cores)), prices_(prices) {}
 
-std::vector<CoreTiming> replay(const std::vector<CoreSteps> &cores, const Prices &prices) {
-  return Replay(cores, prices).run();
+Replay::~Replay() = default;
+Replay::Replay(Replay &&) noexcept = default;
+
+void Replay::place(const std::vector<uint8_t> &complete) {
+  if (state_ == nullptr) state_ = std::make_unique<ReplayState>(cores_, complete, prices_);
+  state_->place(complete);
+}
+
+size_t Replay::first_needed(size_t core) const {
+  if (cores_[core].traced) return 0;
+  return state_ == nullptr ? 0 : state_->first_needed(core);
+}
+
+std::vector<CoreTiming> Replay::finish() {
+  place(std::vector<uint8_t>(cores_.size(), 1));
+  return state_->results();
 }
 
 }  // namespace mlusim::timing

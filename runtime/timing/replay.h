@@ -9,6 +9,7 @@
 // prices give the same times, however the host ran the cores.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "mlusim/bang/detail/core.h"
@@ -48,9 +49,12 @@ struct TraceEvent {
 };
 
 struct CoreSteps {
-  const std::vector<Step> *steps;
+  const StepLog *steps;
   int cluster;  // whose bandwidth cap its GDRAM transfers count against
   bool traced;
+  // A memory core's NRAM and WRAM scratch: its steps there were skipped
+  // (runtime/memory_core.h) and take no time. Empty on a compute core.
+  AddressRange scratch[2];
 };
 
 struct CoreTiming {
@@ -59,6 +63,33 @@ struct CoreTiming {
   std::vector<TraceEvent> events;  // traced cores only
 };
 
-std::vector<CoreTiming> replay(const std::vector<CoreSteps> &cores, const Prices &prices);
+class ReplayState;
+
+// Places the steps of a launch's cores while they are being recorded: each
+// place() goes as far as the steps recorded so far allow and stops where it
+// needs a core's next step, which it takes up from that very point at the
+// next call. The times are those of one replay of all the steps at once,
+// however they came in.
+class Replay {
+ public:
+  Replay(std::vector<CoreSteps> cores, const Prices &prices);
+  ~Replay();
+  Replay(Replay &&) noexcept;
+  Replay(const Replay &) = delete;
+  Replay &operator=(const Replay &) = delete;
+
+  // complete[i]: core i records no more steps.
+  void place(const std::vector<uint8_t> &complete);
+  // The first step of core i the replay may still read (a trace's events
+  // point at every step of their core: traced cores' logs are kept whole).
+  size_t first_needed(size_t core) const;
+  // Once every core is complete: each core's timing.
+  std::vector<CoreTiming> finish();
+
+ private:
+  std::vector<CoreSteps> cores_;
+  Prices prices_;
+  std::unique_ptr<ReplayState> state_;  // from the first place() on
+};
 
 }  // namespace mlusim::timing

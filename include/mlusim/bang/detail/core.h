@@ -22,6 +22,7 @@
 
 #include "mlusim.h"
 #include "mlusim/bang/detail/gdram_table.h"
+#include "mlusim/bang/detail/step_log.h"
 #include "mlusim/bang/detail/steps.h"
 
 namespace mlusim {
@@ -64,6 +65,12 @@ struct ComputeWindow {
   uint32_t fenced = 0;  // of those, the first not known to have ended
   bool empty() const { return pushed == fenced; }
   void push(uint32_t step, uint32_t seq) { entries[pushed++ % kPipeQueueDepth] = {step, seq}; }
+  // The first entry that may still run: those before it were fenced, or are
+  // a full queue back.
+  uint32_t oldest_live() const {
+    const uint32_t queue = pushed > kPipeQueueDepth ? pushed - kPipeQueueDepth : 0;
+    return fenced > queue ? fenced : queue;
+  }
 };
 
 // Steps (instructions, fences, barriers) one core may record in one launch.
@@ -235,7 +242,7 @@ struct CoreContext {
   SharedAccessLog *access_log = nullptr;  // the race check's, null when it is off
 
   // What the stream did, in program order, for the timing model.
-  std::vector<Step> steps;
+  StepLog steps;
   uint64_t issued = 0;  // instructions issued (names them in hazard messages)
   // Scalar code since the last recorded step, in cycles at scalar_prices, and
   // its NRAM accesses apart (a counter of their own keeps a loop's two
@@ -329,13 +336,17 @@ inline void stop_if_asked(const CoreContext &c, const char *op) {
   if (c.step_limit.load(std::memory_order_relaxed) == 0) [[unlikely]]
     fault_too_many_steps(c, op);
 }
-// Doubles the room of one of the core's logs; grow_steps for its steps.
+// Doubles the room of one of the core's logs.
 template <typename T>
 void grow_log(CoreContext &c, std::vector<T> &log) {
   const HeapHeld held(c);
   log.reserve(log.capacity() < 1024 ? 1024 : 2 * log.capacity());
 }
-void grow_steps(CoreContext &c);
+// Room for the core's next steps; first, when the timing model places steps
+// as they come, the core may wait while it does (runtime/scheduler.h).
+void next_step_chunk(CoreContext &c);
+// The first of the core's steps its hazard checks may still read.
+size_t first_step_needed(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes, size_t element_align);
 // Who makes an access hazard_check checks: a copy's DMA pipe, kPipeCount for
@@ -430,16 +441,14 @@ inline void check_write(const CoreContext &c, const char *op, const void *p, siz
                          own);
 }
 
-// Keeps one step for the timing model. The steps of a launch are kept until it
-// ends; a core that records more than kMaxSteps (an endless loop, say) faults
-// rather than exhaust the host's memory, and one the watchdog stops faults here.
+// Keeps one step for the timing model. A core that records more than
+// kMaxSteps (an endless loop, say) faults, and one the watchdog stops faults here.
 inline void record(CoreContext &c, const Step &step) {
   if (c.steps.size() >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
     detail::fault_too_many_steps(c, step.op);
-  if (c.steps.size() == c.steps.capacity()) [[unlikely]]
-    detail::grow_steps(c);
-  c.steps.push_back(step);
-  c.steps.back().scalar_cycles =
+  if (c.steps.full()) [[unlikely]]
+    detail::next_step_chunk(c);
+  c.steps.push(step).scalar_cycles =
       static_cast<float>(c.scalar_cycles + c.scalar_nram_accesses * c.scalar_prices.onchip);
   c.scalar_cycles = c.scalar_nram_accesses = 0;
 }

@@ -45,6 +45,12 @@ inline bool overlaps(uintptr_t a_lo, uintptr_t a_hi, uintptr_t b_lo, uintptr_t b
   return a_lo < b_hi && b_lo < a_hi;
 }
 
+// Whether the instruction reads or writes any of [lo, hi).
+inline bool touches(const Access &a, uintptr_t lo, uintptr_t hi) {
+  return overlaps(a.w_lo, a.w_hi, lo, hi) || overlaps(a.r0_lo, a.r0_hi, lo, hi) ||
+         overlaps(a.r1_lo, a.r1_hi, lo, hi);
+}
+
 // `later` must wait for `earlier` through memory: it reads what `earlier`
 // writes (RAW), writes what it reads (WAR) or what it writes (WAW).
 inline bool depends_on(const Access &later, const Access &earlier) {

@@ -1,0 +1,42 @@
+// The device time of one launch: three replays of its cores' steps, at the
+// model's prices and at both ends of the error bar (docs/cost_model.md). A
+// long launch's replays place the steps at the scheduler's checkpoints while
+// the cores run, and the steps placed are given back to the cores' logs
+// (runtime/scheduler.h); what is left is placed when the launch ends.
+#pragma once
+
+#include <vector>
+
+#include "runtime/devices.h"
+#include "runtime/timing/replay.h"
+
+namespace mlusim::timing {
+
+struct LaunchTiming {
+  std::vector<CoreTiming> cores;  // at the model's prices
+  double us = 0, low_us = 0, high_us = 0;
+};
+
+class LaunchTimer {
+ public:
+  static constexpr int kReplays = 3;  // the prices as fitted, the low end, the high end
+
+  LaunchTimer(const std::vector<CoreSteps> &cores, const DeviceSpec &spec);
+  // At a checkpoint: replay r places what the steps recorded so far allow
+  // (complete[i]: core i records no more). The replays may run side by side.
+  void place(int r, const std::vector<uint8_t> &complete);
+  // The first step of core i any replay may still read.
+  size_t first_needed(size_t core) const;
+  // Once every core is complete: the launch's timing.
+  LaunchTiming finish();
+
+ private:
+  size_t recorded() const;
+
+  const DeviceSpec &spec_;
+  std::vector<const StepLog *> logs_;
+  size_t placed_ = 0;  // steps recorded at the last checkpoint
+  std::vector<Replay> replays_;
+};
+
+}  // namespace mlusim::timing
