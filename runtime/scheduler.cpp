@@ -82,7 +82,7 @@ void Scheduler::work(const std::function<void(CoreContext &)> &core_main) {
   mine.reserve(cores_.size());
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    if (parts_left_ > 0 && next_part_ < checkpoint_->parts) {  // help with a checkpoint
+    if (!part_queue_.empty()) {  // help with a checkpoint
       take_parts(lock);
       continue;
     }
@@ -152,7 +152,7 @@ bool Scheduler::settle(std::unique_lock<std::mutex> &lock) {
     return true;
   }
   checkpoint_->begin();
-  next_part_ = 0;
+  for (int i = 0; i < checkpoint_->parts; ++i) part_queue_.push_back(i);
   parts_left_ = checkpoint_->parts;
   wake_.notify_all();  // the other workers take parts too
   take_parts(lock);
@@ -161,15 +161,21 @@ bool Scheduler::settle(std::unique_lock<std::mutex> &lock) {
 
 void Scheduler::take_parts(std::unique_lock<std::mutex> &lock) {
   using Clock = std::chrono::steady_clock;
-  while (next_part_ < checkpoint_->parts) {
-    const int part = next_part_++;
+  while (!part_queue_.empty()) {
+    const int part = part_queue_.front();
+    part_queue_.pop_front();
     lock.unlock();
     const Clock::time_point from = Clock::now();
-    checkpoint_->part(part);
+    const bool done = checkpoint_->part(part);
     const Clock::time_point to = Clock::now();
     lock.lock();
     parts_ns_ += std::chrono::duration<double, std::nano>(to - from).count();
-    if (--parts_left_ == 0) end_checkpoint();
+    if (!done) {
+      part_queue_.push_back(part);
+      wake_.notify_all();  // a worker that found no part to take may take this one
+    } else if (--parts_left_ == 0) {
+      end_checkpoint();
+    }
   }
 }
 

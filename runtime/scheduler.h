@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -40,12 +41,14 @@ constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t gene
 // places the steps recorded so far): a core that recorded another
 // steps_between steps stops at a checkpoint; once no core can run, `begin`
 // runs, then the `parts` on whichever workers are free, then `end`; then the
-// cores go on. begin and end run under the scheduler's lock.
+// cores go on. A part returns false to be taken again (by any worker: a part
+// runs in slices, so that two workers share three parts evenly). begin and
+// end run under the scheduler's lock.
 struct Checkpoint {
   size_t steps_between = 0;
   int parts = 0;
   std::function<void()> begin;
-  std::function<void(int)> part;
+  std::function<bool(int)> part;
   std::function<void()> end;
 };
 
@@ -133,7 +136,8 @@ class Scheduler {
   double busy_ns_ = 0;
   const Checkpoint *checkpoint_ = nullptr;
   size_t at_checkpoint_ = 0;         // cores stopped there
-  int next_part_ = 0, parts_left_ = 0;  // of the checkpoint under way (parts_left_ > 0)
+  std::deque<int> part_queue_;       // parts of the checkpoint under way to take
+  int parts_left_ = 0;               // not yet done (> 0: a checkpoint is under way)
   double parts_ns_ = 0;              // the workers' time in checkpoint parts
 };
 

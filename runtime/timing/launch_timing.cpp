@@ -17,6 +17,10 @@ constexpr Estimates kEstimates[LaunchTimer::kReplays] = {Estimates::kAsFitted, E
 // at 2,000.
 constexpr size_t kStepsWorthThreads = 2000;
 
+// A slice of a replay at a checkpoint, some 50-100 us of host time: short, as
+// a checkpoint ends with one worker on the last slice and the other idle.
+constexpr size_t kRoundsPerSlice = 500;
+
 // One replay's device time: its last core's finish plus the launch overhead,
 // both at the same estimates.
 double device_time_us(const std::vector<CoreTiming> &cores, const DeviceSpec &spec,
@@ -45,9 +49,9 @@ size_t LaunchTimer::recorded() const {
   return steps;
 }
 
-void LaunchTimer::place(int r, const std::vector<uint8_t> &complete) {
+bool LaunchTimer::place(int r, const std::vector<uint8_t> &complete) {
   if (r == 0) placed_ = recorded();  // the cores wait: no step comes meanwhile
-  replays_[static_cast<size_t>(r)].place(complete);
+  return replays_[static_cast<size_t>(r)].place(complete, kRoundsPerSlice);
 }
 
 size_t LaunchTimer::first_needed(size_t core) const {

@@ -23,8 +23,10 @@ class LaunchTimer {
 
   LaunchTimer(const std::vector<CoreSteps> &cores, const DeviceSpec &spec);
   // At a checkpoint: replay r places what the steps recorded so far allow
-  // (complete[i]: core i records no more). The replays may run side by side.
-  void place(int r, const std::vector<uint8_t> &complete);
+  // (complete[i]: core i records no more), a slice at a time: false if there
+  // is more to place (two host threads take turns at three replays). The
+  // replays may run side by side.
+  bool place(int r, const std::vector<uint8_t> &complete);
   // The first step of core i any replay may still read.
   size_t first_needed(size_t core) const;
   // Once every core is complete: the launch's timing.

@@ -51,7 +51,7 @@ struct Node {
   bool async;                         // step->async, at hand for the searches over a pipe
   uint32_t index;                     // step's, in its core's log
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
-  int64_t atomic_cell;                // an atomic's own cell in ReplayState::atomic_ends_
+  int64_t atomic_cell;                // an atomic's own cell in Model::atomic_ends_
   double bytes_from;                  // a DMA request: when its latency has passed
   uint64_t sync_before;               // synchronous instructions issued on its pipe before it
   bool behind;                        // its bytes wait for the request before it, still moving
@@ -165,16 +165,16 @@ struct Meeting {  // one barrier instance on its way to complete
   std::vector<int> cores;
 };
 
-}  // namespace
-
-class ReplayState {
+// The replay itself (internal, so that its one-call helpers are inlined:
+// the per-step work is spread over them).
+class Model {
  public:
   // Only the cores with an instruction to place (or a trace to keep) get a
   // replay state of their own, numbered in the launch's order (a lower
   // number still goes first at a tie). A core still recording may yet have
   // one.
-  ReplayState(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
-              const Prices &prices)
+  Model(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
+        const Prices &prices)
       : prices_(prices), out_(input.size()), replayed_(input.size(), -1) {
     cores_.reserve(input.size());  // one allocation, touched only as far as used
     for (size_t i = 0; i < input.size(); ++i) {
@@ -201,7 +201,8 @@ class ReplayState {
 
   // Places what the steps recorded so far allow, from where the last call
   // stopped: the core it stopped at goes on first, as it would have then.
-  void place(const std::vector<uint8_t> &complete) {
+  // Stops after about `rounds` rounds of the clock (false: more to place).
+  bool place(const std::vector<uint8_t> &complete, size_t rounds) {
     for (size_t i = 0; i < cores_.size(); ++i) {
       Core &k = cores_[i];
       recorded_ += k.log->size() - k.count;
@@ -210,14 +211,16 @@ class ReplayState {
     }
     if (starved_ >= 0) {
       const Core &k = cores_[static_cast<size_t>(starved_)];
-      if (k.next == k.count && !k.complete) return;
+      if (k.next == k.count && !k.complete) return true;
       const int core = starved_;
       starved_ = -1;
       run_core(core);
     }
     // Every round of advance() moves a core or a transfer on; far more rounds
     // than steps can only be a fault of the model itself: stop, say so.
-    while (starved_ < 0 && !gave_up_ && advance())
+    for (size_t left = rounds; starved_ < 0 && !gave_up_;) {
+      if (left-- == 0) return false;
+      if (!advance()) return true;
       if (++rounds_ > 64 * recorded_ + 4096) {
         log::runtime().error("timing model: no progress after {} rounds on {} steps; the "
                              "launch's device time is what was reached",
@@ -225,6 +228,8 @@ class ReplayState {
         for (Core &k : cores_) k.out.finish = std::max(k.out.finish, std::max(k.now, now_));
         gave_up_ = true;
       }
+    }
+    return true;
   }
 
   size_t first_needed(size_t core) const {
@@ -852,15 +857,22 @@ class ReplayState {
   std::vector<int> atomic_waiter_;  // per atomic, the core whose next atomic waits for it, or -1
 };
 
+}  // namespace
+
+class ReplayState : public Model {
+ public:
+  using Model::Model;
+};
+
 Replay::Replay(std::vector<CoreSteps> cores, const Prices &prices)
     : cores_(std::move(cores)), prices_(prices) {}
 
 Replay::~Replay() = default;
 Replay::Replay(Replay &&) noexcept = default;
 
-void Replay::place(const std::vector<uint8_t> &complete) {
+bool Replay::place(const std::vector<uint8_t> &complete, size_t rounds) {
   if (state_ == nullptr) state_ = std::make_unique<ReplayState>(cores_, complete, prices_);
-  state_->place(complete);
+  return state_->place(complete, rounds);
 }
 
 size_t Replay::first_needed(size_t core) const {
@@ -869,7 +881,7 @@ size_t Replay::first_needed(size_t core) const {
 }
 
 std::vector<CoreTiming> Replay::finish() {
-  place(std::vector<uint8_t>(cores_.size(), 1));
+  place(std::vector<uint8_t>(cores_.size(), 1), std::numeric_limits<size_t>::max());
   return state_->results();
 }
 

@@ -78,8 +78,9 @@ class Replay {
   Replay(const Replay &) = delete;
   Replay &operator=(const Replay &) = delete;
 
-  // complete[i]: core i records no more steps.
-  void place(const std::vector<uint8_t> &complete);
+  // complete[i]: core i records no more steps. Stops after about `rounds`
+  // rounds of the model's clock; false if there is more to place then.
+  bool place(const std::vector<uint8_t> &complete, size_t rounds);
   // The first step of core i the replay may still read (a trace's events
   // point at every step of their core: traced cores' logs are kept whole).
   size_t first_needed(size_t core) const;
