@@ -204,22 +204,28 @@ constexpr size_t kStepsBetweenCheckpoints = 16 * StepLog::kChunkSteps;
 // The scheduler's checkpoints: the replays place the steps recorded so far
 // (side by side on the workers), then each core's log gives back the chunks
 // neither a replay nor the core's hazard checks read again.
-Checkpoint checkpoint_of(timing::LaunchTimer &timer, const Scheduler &scheduler,
-                         std::vector<CoreContext> &cores, std::vector<uint8_t> &complete) {
-  Checkpoint k;
-  k.steps_between = kStepsBetweenCheckpoints;
-  k.parts = timing::LaunchTimer::kReplays;
-  k.begin = [&] {
-    for (size_t i = 0; i < cores.size(); ++i) complete[i] = scheduler.finished(i);
-  };
-  k.part = [&](int r) { return timer.place(r, complete); };
-  k.end = [&] {
-    for (size_t i = 0; i < cores.size(); ++i)
-      cores[i].steps.release_before(
-          std::min(timer.first_needed(i), detail::first_step_needed(cores[i])));
-  };
-  return k;
-}
+class ReplayCheckpoint final : public Checkpoint {
+ public:
+  ReplayCheckpoint(timing::LaunchTimer &timer, const Scheduler &scheduler,
+                   std::vector<CoreContext> &cores)
+      : timer_(timer), scheduler_(scheduler), cores_(cores) {}
+  size_t steps_between() const override { return kStepsBetweenCheckpoints; }
+  int parts() const override { return timing::LaunchTimer::kReplays; }
+  void begin() override {
+    for (size_t i = 0; i < cores_.size(); ++i) timer_.set_complete(i, scheduler_.finished(i));
+  }
+  bool part(int r) override { return timer_.place(r); }
+  void end() override {
+    for (size_t i = 0; i < cores_.size(); ++i)
+      cores_[i].steps.release_before(
+          std::min(timer_.first_needed(i), detail::first_step_needed(cores_[i])));
+  }
+
+ private:
+  timing::LaunchTimer &timer_;
+  const Scheduler &scheduler_;
+  std::vector<CoreContext> &cores_;
+};
 
 // A task ends when its pipes drain; its async copies land (under the task's
 // recovery point: a copy that faults while landing is the task's fault).
@@ -308,11 +314,10 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   const int cpc = p.spec.cores_per_cluster;
   Scheduler scheduler(cores, make_units(p.threads, p.memory_cores, cpc), p.gang, schedule);
   shared.scheduler = &scheduler;
-  std::vector<uint8_t> complete(cores.size());
-  std::optional<Checkpoint> checkpoint;
+  std::optional<ReplayCheckpoint> checkpoint;
   if (timer != nullptr) {
     timer->emplace(steps_of(p.name, cores), p.spec);
-    checkpoint.emplace(checkpoint_of(**timer, scheduler, cores, complete));
+    checkpoint.emplace(**timer, scheduler, cores);
   }
 
   // A physical core runs tasks core, core + threads, ... (waves), as hardware

@@ -52,7 +52,7 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
 }
 
 std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
-                           bool on_one_worker, const Checkpoint *checkpoint) {
+                           bool on_one_worker, Checkpoint *checkpoint) {
   checkpoint_ = checkpoint;
   const int workers =
       picker_.one_worker() || on_one_worker
@@ -152,8 +152,8 @@ bool Scheduler::settle(std::unique_lock<std::mutex> &lock) {
     return true;
   }
   checkpoint_->begin();
-  for (int i = 0; i < checkpoint_->parts; ++i) part_queue_.push_back(i);
-  parts_left_ = checkpoint_->parts;
+  for (int i = 0; i < checkpoint_->parts(); ++i) part_queue_.push_back(i);
+  parts_left_ = checkpoint_->parts();
   wake_.notify_all();  // the other workers take parts too
   take_parts(lock);
   return true;
@@ -361,7 +361,7 @@ int Scheduler::barriers_of(const CoreContext &c, Barrier *out[]) {
 
 void Scheduler::room_for_steps(CoreContext &c) {
   Core &me = cores_[static_cast<size_t>(c.physical_core)];
-  if (checkpoint_ == nullptr || c.steps.size() - me.steps_from < checkpoint_->steps_between)
+  if (checkpoint_ == nullptr || c.steps.size() - me.steps_from < checkpoint_->steps_between())
     return;
   me.to_checkpoint = true;
   me.wake_fault.clear();

@@ -39,17 +39,19 @@ constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t gene
 
 // Work the workers do while every core waits (runtime/timing/launch_timing.h
 // places the steps recorded so far): a core that recorded another
-// steps_between steps stops at a checkpoint; once no core can run, `begin`
-// runs, then the `parts` on whichever workers are free, then `end`; then the
+// steps_between() steps stops at a checkpoint; once no core can run, begin()
+// runs, then the parts() on whichever workers are free, then end(); then the
 // cores go on. A part returns false to be taken again (by any worker: a part
 // runs in slices, so that two workers share three parts evenly). begin and
 // end run under the scheduler's lock.
-struct Checkpoint {
-  size_t steps_between = 0;
-  int parts = 0;
-  std::function<void()> begin;
-  std::function<bool(int)> part;
-  std::function<void()> end;
+class Checkpoint {
+ public:
+  virtual ~Checkpoint() = default;
+  virtual size_t steps_between() const = 0;
+  virtual int parts() const = 0;
+  virtual void begin() = 0;
+  virtual bool part(int i) = 0;
+  virtual void end() = 0;
 };
 
 class Scheduler {
@@ -64,7 +66,7 @@ class Scheduler {
   // threads or on this one alone, stopping them at `checkpoint` if given;
   // returns the first fault message, or "" if none.
   std::string run(const std::function<void(CoreContext &)> &core_main, bool on_one_worker,
-                  const Checkpoint *checkpoint = nullptr);
+                  Checkpoint *checkpoint = nullptr);
   // The host time the workers of the last run() spent running cores and
   // switching between them (their waits and checkpoints left out), summed.
   double cores_busy_us() const { return (busy_ns_ - parts_ns_) / 1e3; }
@@ -134,7 +136,7 @@ class Scheduler {
   std::atomic<bool> aborted_{false};
   std::string first_fault_;
   double busy_ns_ = 0;
-  const Checkpoint *checkpoint_ = nullptr;
+  Checkpoint *checkpoint_ = nullptr;
   size_t at_checkpoint_ = 0;         // cores stopped there
   std::deque<int> part_queue_;       // parts of the checkpoint under way to take
   int parts_left_ = 0;               // not yet done (> 0: a checkpoint is under way)

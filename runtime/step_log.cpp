@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <new>
-#include <utility>
 
 namespace mlusim {
 namespace {
@@ -15,18 +14,11 @@ void delete_chunk(Step *chunk) { ::operator delete(chunk); }
 
 }  // namespace
 
-StepLog::~StepLog() {
+void StepLog::free_chunks() {
   for (Step *chunk : chunks_) delete_chunk(chunk);
   for (Step *chunk : spare_) delete_chunk(chunk);
-}
-
-void StepLog::swap(StepLog &other) noexcept {
-  chunks_.swap(other.chunks_);
-  spare_.swap(other.spare_);
-  std::swap(released_, other.released_);
-  std::swap(next_, other.next_);
-  std::swap(end_, other.end_);
-  std::swap(size_, other.size_);
+  chunks_.clear();
+  spare_.clear();
 }
 
 void StepLog::add_chunk() {
@@ -53,15 +45,15 @@ void StepLog::release_before(size_t index) {
   released_ += whole;
 }
 
-void StepLog::clear(size_t kept_chunks) {
-  spare_.insert(spare_.end(), chunks_.begin(), chunks_.end());
-  chunks_.clear();
-  while (spare_.size() > kept_chunks) {
+void StepLog::keep_room(size_t kept_chunks) {
+  if (chunks_.size() > 1) {
+    spare_.insert(spare_.end(), chunks_.begin() + 1, chunks_.end());
+    chunks_.resize(1);
+  }
+  while (!spare_.empty() && spare_.size() + chunks_.size() > kept_chunks) {
     delete_chunk(spare_.back());
     spare_.pop_back();
   }
-  released_ = size_ = 0;
-  next_ = end_ = nullptr;
 }
 
 }  // namespace mlusim

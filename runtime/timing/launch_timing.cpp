@@ -33,42 +33,42 @@ double device_time_us(const std::vector<CoreTiming> &cores, const DeviceSpec &sp
 }  // namespace
 
 // Only the first replay keeps trace events.
-LaunchTimer::LaunchTimer(const std::vector<CoreSteps> &cores, const DeviceSpec &spec)
-    : spec_(spec) {
-  std::vector<CoreSteps> untraced = cores;
-  for (CoreSteps &c : untraced) c.traced = false;
-  for (const CoreSteps &c : cores) logs_.push_back(c.steps);
+LaunchTimer::LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec)
+    : spec_(spec), cores_(std::move(cores)), complete_(cores_.size()) {
   replays_.reserve(kReplays);
   for (int r = 0; r < kReplays; ++r)
-    replays_.emplace_back(r == 0 ? cores : untraced, prices_of(spec, kEstimates[r]));
+    replays_.emplace_back(cores_, prices_of(spec, kEstimates[r]), r == 0);
 }
 
 size_t LaunchTimer::recorded() const {
   size_t steps = 0;
-  for (const StepLog *log : logs_) steps += log->size();
+  for (const CoreSteps &c : cores_) steps += c.steps->size();
   return steps;
 }
 
-bool LaunchTimer::place(int r, const std::vector<uint8_t> &complete) {
+bool LaunchTimer::place(int r) {
   if (r == 0) placed_ = recorded();  // the cores wait: no step comes meanwhile
-  return replays_[static_cast<size_t>(r)].place(complete, kRoundsPerSlice);
+  return replays_[static_cast<size_t>(r)].place(complete_, kRoundsPerSlice);
 }
 
 size_t LaunchTimer::first_needed(size_t core) const {
-  size_t first = logs_[core]->size();
+  size_t first = cores_[core].steps->size();
   for (const Replay &r : replays_) first = std::min(first, r.first_needed(core));
   return first;
 }
 
 LaunchTiming LaunchTimer::finish() {
+  std::fill(complete_.begin(), complete_.end(), 1);
   LaunchTiming t;
   const auto as_fitted = [&] {
-    t.cores = replays_[0].finish();
+    t.cores = replays_[0].finish(complete_);
     t.us = device_time_us(t.cores, spec_, kEstimates[0]);
   };
-  const auto low_end = [&] { t.low_us = device_time_us(replays_[1].finish(), spec_, kEstimates[1]); };
+  const auto low_end = [&] {
+    t.low_us = device_time_us(replays_[1].finish(complete_), spec_, kEstimates[1]);
+  };
   const auto high_end = [&] {
-    t.high_us = device_time_us(replays_[2].finish(), spec_, kEstimates[2]);
+    t.high_us = device_time_us(replays_[2].finish(complete_), spec_, kEstimates[2]);
   };
   if (recorded() - placed_ < kStepsWorthThreads) {  // not even an OpenMP region: it allocates
     as_fitted(), low_end(), high_end();

@@ -21,12 +21,16 @@ class LaunchTimer {
  public:
   static constexpr int kReplays = 3;  // the prices as fitted, the low end, the high end
 
-  LaunchTimer(const std::vector<CoreSteps> &cores, const DeviceSpec &spec);
-  // At a checkpoint: replay r places what the steps recorded so far allow
-  // (complete[i]: core i records no more), a slice at a time: false if there
-  // is more to place (two host threads take turns at three replays). The
-  // replays may run side by side.
-  bool place(int r, const std::vector<uint8_t> &complete);
+  LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec);
+  LaunchTimer(const LaunchTimer &) = delete;  // the replays point at its cores
+  LaunchTimer &operator=(const LaunchTimer &) = delete;
+
+  // At a checkpoint, before the replays: whether core i records no more steps.
+  void set_complete(size_t core, bool complete) { complete_[core] = complete; }
+  // At a checkpoint: replay r places what the steps recorded so far allow, a
+  // slice at a time: false if there is more to place (two host threads take
+  // turns at three replays). The replays may run side by side.
+  bool place(int r);
   // The first step of core i any replay may still read.
   size_t first_needed(size_t core) const;
   // Once every core is complete: the launch's timing.
@@ -36,7 +40,8 @@ class LaunchTimer {
   size_t recorded() const;
 
   const DeviceSpec &spec_;
-  std::vector<const StepLog *> logs_;
+  std::vector<CoreSteps> cores_;
+  std::vector<uint8_t> complete_;
   size_t placed_ = 0;  // steps recorded at the last checkpoint
   std::vector<Replay> replays_;
 };

@@ -174,13 +174,14 @@ class Model {
   // number still goes first at a tie). A core still recording may yet have
   // one.
   Model(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
-        const Prices &prices)
+        const Prices &prices, bool keeps_trace)
       : prices_(prices), out_(input.size()), replayed_(input.size(), -1) {
     cores_.reserve(input.size());  // one allocation, touched only as far as used
     for (size_t i = 0; i < input.size(); ++i) {
       const CoreSteps &c = input[i];
       clusters_ = std::max(clusters_, c.cluster + 1);
-      if (complete[i] && ends_without_instructions(c, out_[i])) continue;
+      const bool traced = c.traced && keeps_trace;
+      if (complete[i] && !traced && ends_without_instructions(c, out_[i])) continue;
       replayed_[i] = static_cast<int>(cores_.size());
       launch_index_.push_back(i);
       cores_.emplace_back();
@@ -189,7 +190,7 @@ class Model {
       k.count = 0;
       k.complete = false;
       k.cluster = c.cluster;
-      k.traced = c.traced;
+      k.traced = traced;
       k.has_scratch = c.scratch[0].bytes + c.scratch[1].bytes > 0;
       std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
     }
@@ -295,14 +296,17 @@ class Model {
   // A core whose steps are all fences (a memory core that returned at once,
   // a kernel with nothing to do) ends when its stream has run its scalar
   // code: nothing it waits for takes time, and nothing of it holds another
-  // core. The same sum, in the same order, as run_core() would reach.
+  // core. The same sum, in the same order, as run_core() would reach. (Not
+  // for a traced core: its trace shows the scalar code.)
   bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
-    if (c.traced) return false;  // its trace shows the scalar code
+    const bool has_scratch = c.scratch[0].bytes + c.scratch[1].bytes > 0;
     double end = 0;
     for (size_t i = 0; i < c.steps->size(); ++i) {
       const Step &s = (*c.steps)[i];
-      if (skipped(c.scratch, s)) continue;
-      if (s.kind != StepKind::kFence) return false;
+      if (s.kind != StepKind::kFence) {  // a fence touches no memory: never skipped
+        if (has_scratch && skipped(c.scratch, s)) continue;
+        return false;
+      }
       if (s.scalar_cycles > 0) end += s.scalar_cycles * prices_.scalar_scale;
     }
     out.finish = end;
@@ -864,24 +868,25 @@ class ReplayState : public Model {
   using Model::Model;
 };
 
-Replay::Replay(std::vector<CoreSteps> cores, const Prices &prices)
-    : cores_(std::move(cores)), prices_(prices) {}
+Replay::Replay(const std::vector<CoreSteps> &cores, const Prices &prices, bool keeps_trace)
+    : cores_(&cores), prices_(prices), keeps_trace_(keeps_trace) {}
 
 Replay::~Replay() = default;
 Replay::Replay(Replay &&) noexcept = default;
 
 bool Replay::place(const std::vector<uint8_t> &complete, size_t rounds) {
-  if (state_ == nullptr) state_ = std::make_unique<ReplayState>(cores_, complete, prices_);
+  if (state_ == nullptr)
+    state_ = std::make_unique<ReplayState>(*cores_, complete, prices_, keeps_trace_);
   return state_->place(complete, rounds);
 }
 
 size_t Replay::first_needed(size_t core) const {
-  if (cores_[core].traced) return 0;
+  if (keeps_trace_ && (*cores_)[core].traced) return 0;
   return state_ == nullptr ? 0 : state_->first_needed(core);
 }
 
-std::vector<CoreTiming> Replay::finish() {
-  place(std::vector<uint8_t>(cores_.size(), 1), std::numeric_limits<size_t>::max());
+std::vector<CoreTiming> Replay::finish(const std::vector<uint8_t> &complete) {
+  place(complete, std::numeric_limits<size_t>::max());
   return state_->results();
 }
 

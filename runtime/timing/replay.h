@@ -72,7 +72,9 @@ class ReplayState;
 // however they came in.
 class Replay {
  public:
-  Replay(std::vector<CoreSteps> cores, const Prices &prices);
+  // `cores` outlives the replay; only a replay that keeps_trace keeps the
+  // traced cores' events.
+  Replay(const std::vector<CoreSteps> &cores, const Prices &prices, bool keeps_trace);
   ~Replay();
   Replay(Replay &&) noexcept;
   Replay(const Replay &) = delete;
@@ -84,12 +86,13 @@ class Replay {
   // The first step of core i the replay may still read (a trace's events
   // point at every step of their core: traced cores' logs are kept whole).
   size_t first_needed(size_t core) const;
-  // Once every core is complete: each core's timing.
-  std::vector<CoreTiming> finish();
+  // Once every core is complete (all of `complete` set): each core's timing.
+  std::vector<CoreTiming> finish(const std::vector<uint8_t> &complete);
 
  private:
-  std::vector<CoreSteps> cores_;
+  const std::vector<CoreSteps> *cores_;
   Prices prices_;
+  bool keeps_trace_;
   std::unique_ptr<ReplayState> state_;  // from the first place() on
 };
 

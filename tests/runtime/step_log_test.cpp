@@ -54,6 +54,9 @@ TEST(StepLog, ReleasedChunksBecomeRoom) {
   log.clear(1);
   EXPECT_EQ(log.size(), 0u);
   EXPECT_EQ(log.chunks(), 1u);
+  record(log, 3);  // into the chunk kept at hand
+  EXPECT_EQ(log[0].amount, numbered(3).amount);
+  EXPECT_EQ(log.chunks(), 1u);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "mlusim/bang/detail/steps.h"
@@ -26,8 +27,17 @@ class StepLog {
   StepLog(StepLog &&other) noexcept { swap(other); }
   StepLog(const StepLog &) = delete;
   StepLog &operator=(const StepLog &) = delete;
-  ~StepLog();
-  void swap(StepLog &other) noexcept;
+  ~StepLog() {
+    if (!chunks_.empty() || !spare_.empty()) free_chunks();  // a launch's logs are lent: empty
+  }
+  void swap(StepLog &other) noexcept {
+    chunks_.swap(other.chunks_);
+    spare_.swap(other.spare_);
+    std::swap(released_, other.released_);
+    std::swap(next_, other.next_);
+    std::swap(end_, other.end_);
+    std::swap(size_, other.size_);
+  }
 
   // Steps recorded; those from first_held() on can be read.
   size_t size() const { return size_; }
@@ -48,13 +58,23 @@ class StepLog {
   // The whole chunks before step `index` are not read again: they become
   // room for steps to come.
   void release_before(size_t index);
-  // Empty for the next launch, keeping at most `kept_chunks` chunks of room.
-  void clear(size_t kept_chunks);
+  // Empty for the next launch, keeping at most `kept_chunks` chunks of room
+  // (at least one). The first chunk stays at hand: the next launch's first
+  // step goes there (most launches record less than a chunk per core).
+  void clear(size_t kept_chunks) {
+    released_ = size_ = 0;
+    if (chunks_.size() > 1 || spare_.size() >= kept_chunks) keep_room(kept_chunks);
+    if (chunks_.empty()) return;
+    next_ = chunks_[0];
+    end_ = next_ + kChunkSteps;
+  }
   // Chunks held or kept as room (the memory the log takes).
   size_t chunks() const { return chunks_.size() + spare_.size(); }
 
  private:
   static constexpr size_t kMask = kChunkSteps - 1;
+  void free_chunks();
+  void keep_room(size_t kept_chunks);  // clear()'s: chunks beyond the first go spare
   std::vector<Step *> chunks_;  // chunks_[k] holds steps from (released_ + k) * kChunkSteps
   std::vector<Step *> spare_;   // room for steps to come
   size_t released_ = 0;         // chunks released from the front
