@@ -105,8 +105,7 @@ void fault_too_many_steps(const CoreContext &c, const char *op) {
   if (c.step_limit.load() == 0)
     fault(c, fmt::format("{} (this core stopped at {})", watchdog_report(), op));
   fault(c, fmt::format("more than {} instructions, fences and barriers on one core in one launch: "
-                       "the timing model keeps every one until the launch ends, and this many "
-                       "would exhaust the host's memory (an endless loop of intrinsics?)",
+                       "mlusim stops a core there (an endless loop of intrinsics?)",
                        kMaxSteps));
 }
 
