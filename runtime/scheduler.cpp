@@ -161,6 +161,7 @@ bool Scheduler::settle(std::unique_lock<std::mutex> &lock) {
 
 void Scheduler::take_parts(std::unique_lock<std::mutex> &lock) {
   using Clock = std::chrono::steady_clock;
+  if (!omp_in_parallel()) return run_parts_on_a_team(lock);
   while (!part_queue_.empty()) {
     const int part = part_queue_.front();
     part_queue_.pop_front();
@@ -177,6 +178,25 @@ void Scheduler::take_parts(std::unique_lock<std::mutex> &lock) {
       end_checkpoint();
     }
   }
+}
+
+// A lone worker (no parallel region is active: its team is itself) runs the
+// parts on a team of their own, which would otherwise run one after the
+// other on it.
+void Scheduler::run_parts_on_a_team(std::unique_lock<std::mutex> &lock) {
+  const std::vector<int> parts(part_queue_.begin(), part_queue_.end());
+  part_queue_.clear();
+  lock.unlock();
+  const auto from = std::chrono::steady_clock::now();
+#pragma omp parallel for num_threads(static_cast<int>(parts.size())) schedule(static, 1)
+  for (size_t i = 0; i < parts.size(); ++i)
+    while (!checkpoint_->part(parts[i])) {
+    }
+  const auto to = std::chrono::steady_clock::now();
+  lock.lock();
+  parts_ns_ += std::chrono::duration<double, std::nano>(to - from).count();
+  parts_left_ = 0;
+  end_checkpoint();
 }
 
 // The last part ended: the cores stopped at the checkpoint go on.

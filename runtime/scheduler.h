@@ -111,6 +111,7 @@ class Scheduler {
   bool all_wait() const;
   bool settle(std::unique_lock<std::mutex> &lock);
   void take_parts(std::unique_lock<std::mutex> &lock);
+  void run_parts_on_a_team(std::unique_lock<std::mutex> &lock);
   void end_checkpoint();
   void go_on(Core &k);  // a core stopped at the checkpoint
   void on_parked(Core &core);

@@ -138,6 +138,7 @@ struct Pending {  // a transfer whose bytes begin to move at `time`
 
 struct Core {
   const StepLog *log;
+  StepLog::Reader steps;  // the log's held steps, as of the last place()
   size_t count;   // of steps recorded so far
   bool complete;  // no more to come
   int cluster;
@@ -208,6 +209,7 @@ class Model {
       Core &k = cores_[i];
       recorded_ += k.log->size() - k.count;
       k.count = k.log->size();
+      k.steps = k.log->reader();
       k.complete = complete[launch_index_[i]] != 0;
     }
     if (starved_ >= 0) {
@@ -620,7 +622,7 @@ class Model {
         }
         return;
       }
-      const Step &s = (*k.log)[k.next];
+      const Step &s = k.steps[k.next];
       if (k.has_scratch && skipped(k.scratch, s)) {
         ++k.next;
         continue;

@@ -53,6 +53,17 @@ class StepLog {
     return chunks_[(i >> kChunkShift) - released_][i & kMask];
   }
 
+  // The held steps as a reader finds them, with no load through the log:
+  // valid until the next add_chunk() or release_before().
+  struct Reader {
+    Step *const *chunks = nullptr;
+    size_t released = 0;
+    const Step &operator[](size_t i) const {
+      return chunks[(i >> kChunkShift) - released][i & (kChunkSteps - 1)];
+    }
+  };
+  Reader reader() const { return Reader{chunks_.data(), released_}; }
+
   // Room for the next kChunkSteps steps: a released chunk, or a new one.
   void add_chunk();
   // The whole chunks before step `index` are not read again: they become
