@@ -41,8 +41,10 @@ uint64_t g_runs = 0;  // under g_launch_mutex
 
 // The cores' step logs, lent to each launch and taken back after it, so that
 // recording a step writes memory already paged in (under g_launch_mutex). A
-// log keeps at most kKeptChunks of room for good.
-constexpr size_t kKeptChunks = 1024;
+// log keeps at most kKeptChunks of room for good: twice what a core records
+// between two checkpoints (a traced core's log, which holds every step, or
+// one a replay lags behind give the rest back).
+constexpr size_t kKeptChunks = 32;
 std::vector<StepLog> g_step_logs;
 
 void lend_step_logs(std::vector<CoreContext> &cores) {

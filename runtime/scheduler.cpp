@@ -139,9 +139,6 @@ bool Scheduler::all_wait() const {
                       [](const Core &k) { return k.claimed && k.state == Core::kReady; });
 }
 
-// Nobody can run, and no checkpoint would let a core go on.
-bool Scheduler::stuck() const { return all_wait() && at_checkpoint_ == 0; }
-
 // When every worker waits: a checkpoint if cores stopped at one (this worker
 // starts it), a deadlock if not (the parked cores can never be released).
 // False if some worker or core may still move.

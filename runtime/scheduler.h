@@ -107,7 +107,6 @@ class Scheduler {
 
   void work(const std::function<void(CoreContext &)> &core_main);
   Core *next_ready(const std::vector<Core *> &mine);
-  bool stuck() const;
   bool all_wait() const;
   bool settle(std::unique_lock<std::mutex> &lock);
   void take_parts(std::unique_lock<std::mutex> &lock);

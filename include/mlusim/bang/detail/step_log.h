@@ -48,11 +48,6 @@ class StepLog {
     ++size_;
     return *std::construct_at(next_++, s);
   }
-  Step &operator[](size_t i) { return chunks_[(i >> kChunkShift) - released_][i & kMask]; }
-  const Step &operator[](size_t i) const {
-    return chunks_[(i >> kChunkShift) - released_][i & kMask];
-  }
-
   // The held steps as a reader finds them, with no load through the log:
   // valid until the next add_chunk() or release_before().
   struct Reader {
@@ -63,6 +58,7 @@ class StepLog {
     }
   };
   Reader reader() const { return Reader{chunks_.data(), released_}; }
+  const Step &operator[](size_t i) const { return reader()[i]; }
 
   // Room for the next kChunkSteps steps: a released chunk, or a new one.
   void add_chunk();
@@ -83,7 +79,6 @@ class StepLog {
   size_t chunks() const { return chunks_.size() + spare_.size(); }
 
  private:
-  static constexpr size_t kMask = kChunkSteps - 1;
   void free_chunks();
   void keep_room(size_t kept_chunks);  // clear()'s: chunks beyond the first go spare
   std::vector<Step *> chunks_;  // chunks_[k] holds steps from (released_ + k) * kChunkSteps
