@@ -60,29 +60,19 @@ size_t LaunchTimer::first_needed(size_t core) const {
 LaunchTiming LaunchTimer::finish() {
   std::fill(complete_.begin(), complete_.end(), 1);
   LaunchTiming t;
-  const auto as_fitted = [&] {
-    t.cores = replays_[0].finish(complete_);
-    t.us = device_time_us(t.cores, spec_, kEstimates[0]);
-  };
-  const auto low_end = [&] {
-    t.low_us = device_time_us(replays_[1].finish(complete_), spec_, kEstimates[1]);
-  };
-  const auto high_end = [&] {
-    t.high_us = device_time_us(replays_[2].finish(complete_), spec_, kEstimates[2]);
+  double us[kReplays];
+  const auto finish_one = [&](int r) {
+    std::vector<CoreTiming> cores = replays_[static_cast<size_t>(r)].finish(complete_);
+    us[r] = device_time_us(cores, spec_, kEstimates[r]);
+    if (r == 0) t.cores = std::move(cores);  // the first keeps the trace events
   };
   if (recorded() - placed_ < kStepsWorthThreads) {  // not even an OpenMP region: it allocates
-    as_fitted(), low_end(), high_end();
-    return t;
+    for (int r = 0; r < kReplays; ++r) finish_one(r);
+  } else {
+#pragma omp parallel for num_threads(kReplays) schedule(static, 1)
+    for (int r = 0; r < kReplays; ++r) finish_one(r);
   }
-#pragma omp parallel sections num_threads(3)
-  {
-#pragma omp section
-    as_fitted();
-#pragma omp section
-    low_end();
-#pragma omp section
-    high_end();
-  }
+  t.us = us[0], t.low_us = us[1], t.high_us = us[2];
   return t;
 }
 

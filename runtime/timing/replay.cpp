@@ -29,6 +29,9 @@ bool is_instruction(StepKind k) {
 // compute pipes run one instruction at a time.
 bool is_dma(int pipe) { return pipe == kIoPipe || pipe == kMovePipe; }
 
+// A memory core has a scratch; its steps there were skipped.
+bool has_scratch(const CoreSteps &c) { return c.scratch[0].bytes + c.scratch[1].bytes > 0; }
+
 // A memory core's step in its NRAM or WRAM scratch: skipped there.
 bool skipped(const AddressRange (&scratch)[2], const Step &s) {
   return touches(s.access, scratch[0].lo, scratch[0].lo + scratch[0].bytes) ||
@@ -192,7 +195,7 @@ class Model {
       k.complete = false;
       k.cluster = c.cluster;
       k.traced = traced;
-      k.has_scratch = c.scratch[0].bytes + c.scratch[1].bytes > 0;
+      k.has_scratch = has_scratch(c);
       std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
     }
     dirty_.assign((cores_.size() + 63) / 64, 0);
@@ -235,9 +238,11 @@ class Model {
     return true;
   }
 
+  // A traced core's events point at every step of it: its log is kept whole.
   size_t first_needed(size_t core) const {
     if (replayed_[core] < 0) return std::numeric_limits<size_t>::max();
     const Core &k = cores_[static_cast<size_t>(replayed_[core])];
+    if (k.traced) return 0;
     size_t first = k.next;
     for (const PipeRing &q : k.pipe)
       if (q.head() < q.tail()) first = std::min<size_t>(first, q.at(q.head()).index);
@@ -301,12 +306,12 @@ class Model {
   // core. The same sum, in the same order, as run_core() would reach. (Not
   // for a traced core: its trace shows the scalar code.)
   bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
-    const bool has_scratch = c.scratch[0].bytes + c.scratch[1].bytes > 0;
+    const bool scratch = has_scratch(c);
     double end = 0;
     for (size_t i = 0; i < c.steps->size(); ++i) {
       const Step &s = (*c.steps)[i];
       if (s.kind != StepKind::kFence) {  // a fence touches no memory: never skipped
-        if (has_scratch && skipped(c.scratch, s)) continue;
+        if (scratch && skipped(c.scratch, s)) continue;
         return false;
       }
       if (s.scalar_cycles > 0) end += s.scalar_cycles * prices_.scalar_scale;
@@ -883,7 +888,6 @@ bool Replay::place(const std::vector<uint8_t> &complete, size_t rounds) {
 }
 
 size_t Replay::first_needed(size_t core) const {
-  if (keeps_trace_ && (*cores_)[core].traced) return 0;
   return state_ == nullptr ? 0 : state_->first_needed(core);
 }
 
