@@ -201,6 +201,8 @@ class Model {
     dirty_.assign((cores_.size() + 63) / 64, 0);
     per_cluster_.assign(static_cast<size_t>(clusters_), 0);
     capped_.assign(static_cast<size_t>(clusters_), 0);
+    cluster_rate_.assign(static_cast<size_t>(clusters_), 0);
+    moving_at_.assign(static_cast<size_t>(clusters_), 0);
     schedule_all();
   }
 
@@ -272,13 +274,10 @@ class Model {
     if (t > now_)  // most rounds run a core at the time reached
       for (Transfer &x : active_) x.remaining -= x.rate * (t - now_);
     now_ = t;
-    bool began = false;
     while (!begins_.empty() && begins_.top().time <= now_) {
-      active_.push_back(begins_.top().transfer);
+      start_moving(begins_.top().transfer);
       begins_.pop();
-      began = true;
     }
-    if (began) shares_changed();
     if (complete_transfers()) resolve_dirty();
     if (t_core <= now_ && !ready_.empty() && ready_.top().time <= now_) {
       const int core = ready_.top().core;
@@ -333,39 +332,63 @@ class Model {
     return next_done_;
   }
 
+  // A transfer's bytes begin to move now: the shares change.
+  void start_moving(const Transfer &t) {
+    active_.push_back(t);
+    const int c = t.cluster;
+    if (per_cluster_[c]++ == 0) {
+      moving_at_[c] = moving_.size();
+      moving_.push_back(c);
+    }
+    shares_changed();
+  }
+
+  // Transfer i of active_ moved its last byte (the caller says the shares changed).
+  void stop_moving(size_t i) {
+    const int c = active_[i].cluster;
+    active_[i] = active_.back();
+    active_.pop_back();
+    if (--per_cluster_[c] > 0) return;
+    const int last = moving_.back();
+    moving_[moving_at_[c]] = last;
+    moving_at_[last] = moving_at_[c];
+    moving_.pop_back();
+  }
+
   // Equal shares of the device's bandwidth, no cluster above its cap: the
-  // capped clusters' transfers split the cap, the others what is left. Only
-  // the clusters with a transfer are looked at; in what order does not
-  // matter, as each round caps every cluster above the round's share.
+  // capped clusters' transfers split the cap, the others what is left. In
+  // what order the clusters are looked at does not matter, as each round
+  // caps every cluster above the round's share (and every cap takes the same
+  // amount from what is left). Which clusters move data, and how many
+  // transfers each, is kept as transfers begin and end: only those clusters
+  // are looked at, and each once, however many transfers it has.
   void share_bandwidth() {
     shares_stale_ = false;
-    for (const Transfer &x : active_)
-      if (per_cluster_[x.cluster]++ == 0) moving_.push_back(x.cluster);
+    const double cap = prices_.cluster_bytes_per_cycle;
     double left = prices_.gdram_bytes_per_cycle;
     size_t sharing = active_.size();
     for (bool changed = true; changed && sharing > 0;) {
       changed = false;
       const double share = left / static_cast<double>(sharing);
       for (const int c : moving_) {
-        if (capped_[c]) continue;
-        if (share * per_cluster_[c] > prices_.cluster_bytes_per_cycle) {
-          capped_[c] = 1;
-          left -= prices_.cluster_bytes_per_cycle;
-          sharing -= static_cast<size_t>(per_cluster_[c]);
-          changed = true;
-        }
+        if (capped_[c] || share * per_cluster_[c] <= cap) continue;
+        capped_[c] = 1;
+        left -= cap;
+        sharing -= static_cast<size_t>(per_cluster_[c]);
+        changed = true;
       }
     }
     const double share = sharing > 0 ? left / static_cast<double>(sharing) : 0;
+    for (const int c : moving_) {
+      cluster_rate_[c] = capped_[c] ? cap / per_cluster_[c] : share;
+      capped_[c] = 0;
+    }
     next_done_ = kNever;
     for (Transfer &x : active_) {
-      x.rate = capped_[x.cluster] ? prices_.cluster_bytes_per_cycle / per_cluster_[x.cluster]
-                                  : share;
+      x.rate = cluster_rate_[x.cluster];
       x.done = now_ + x.remaining / x.rate;
       next_done_ = std::min(next_done_, x.done);
     }
-    for (const int c : moving_) per_cluster_[c] = 0, capped_[c] = 0;
-    moving_.clear();
   }
 
   bool complete_transfers() {
@@ -377,8 +400,7 @@ class Model {
         continue;
       }
       finished_.push_back(active_[i]);
-      active_[i] = active_.back();
-      active_.pop_back();
+      stop_moving(i);
     }
     for (const Transfer &x : finished_) complete(x.core, x.pipe, x.seq, now_);
     if (!finished_.empty()) shares_changed();
@@ -548,8 +570,7 @@ class Model {
     if (bytes <= 0) return complete(core, p, seq, from);
     const Transfer t{core, p, seq, k.cluster, bytes};
     if (from <= now_) {
-      active_.push_back(t);
-      shares_changed();
+      start_moving(t);
     } else {
       begins_.push(Pending{from, t});
     }
@@ -859,9 +880,11 @@ class Model {
   std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
   double next_done_ = kNever;  // the earliest `done` of the active transfers
   bool shares_stale_ = false;  // next_done_, rates and dones await share_bandwidth()
-  std::vector<int> per_cluster_;  // share_bandwidth()'s counts, zero between its calls
-  std::vector<uint8_t> capped_;  // not vector<bool>: share_bandwidth() runs at most moments
-  std::vector<int> moving_;      // the clusters share_bandwidth() counted a transfer of
+  std::vector<int> per_cluster_;  // the active transfers of each cluster
+  std::vector<uint8_t> capped_;  // share_bandwidth()'s, zero between its calls (not vector<bool>)
+  std::vector<double> cluster_rate_;  // share_bandwidth()'s rate per transfer of each cluster
+  std::vector<int> moving_;           // the clusters with an active transfer, in no order
+  std::vector<size_t> moving_at_;     // per cluster in moving_, its place there
   std::unordered_map<uint64_t, Meeting> meetings_;
   std::vector<double> atomic_ends_;                     // per atomic, its end
   std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
