@@ -149,6 +149,10 @@ typedef struct {
   /* Their ranges, from the device time's (-1 where the efficiency is). */
   double io_efficiency_low, io_efficiency_high;
   double compute_efficiency_low, compute_efficiency_high;
+  /* Pipe hazards (accesses of two pipes of a core meeting with no fence, of a
+   * kind the boards resolve) that the launch resolved as the board does:
+   * MLUSIM_HAZARDS=warn logs each pair of lines once (docs/finding_bugs.md). */
+  int hazards_resolved;
 } mlusimReport_t;
 
 /* The calling host thread's last launch or operator call on `queue` (threads
@@ -195,6 +199,14 @@ double mlusimGetWatchdogSeconds(void);
  * bytes: NaN in float and half, -1 in integers; the default), "zero", "off"
  * (leave what is there) or one byte such as "0xAB". Also MLUSIM_FILL. */
 cnrtRet_t mlusimSetMemoryFill(const char *pattern);
+/* Pipe hazards, a core's pipes (or scalar code and a pipe) meeting on the
+ * same bytes with no fence (docs/finding_bugs.md): "warn" (the default:
+ * the kinds boards resolve are resolved as the board does and logged once
+ * per pair of lines, the others fail the launch), "fault" (every kind fails
+ * the launch, as BANG C's rules say), "off" (the kinds boards resolve are
+ * resolved, nothing is reported). NULL restores MLUSIM_HAZARDS. An unknown
+ * name returns cnrtErrorArgsInvalid and logs the valid ones. */
+cnrtRet_t mlusimSetHazards(const char *mode);
 /* The fill byte in use (0xFF for "nan"), or -1 for "off". */
 int mlusimGetMemoryFill(void);
 /* Guarded GDRAM: every cnrtMalloc gets its own mapping ending on an

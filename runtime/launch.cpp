@@ -20,6 +20,7 @@
 #include "runtime/memory_fault.h"
 #include "runtime/onchip_layout.h"
 #include "runtime/onchip_memory.h"
+#include "runtime/pipe_hazards.h"
 #include "runtime/queue.h"
 #include "runtime/race_check.h"
 #include "runtime/core_order.h"
@@ -165,6 +166,7 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
     r.vector_ops_half += c.vector_elems_half;
     r.vector_ops_int += c.vector_elems_int;
     r.atomic_elements += c.atomic_elems;
+    r.hazards_resolved += static_cast<int>(c.hazards_resolved);
     if (i < listed) {
       for (int p = 0; p < kPipeCount; ++p)
         r.core_pipe_busy_us[i][p] = timings[i].pipe_busy[p] / cycles_per_us;
@@ -254,6 +256,7 @@ struct LaunchPlan {
   const char *name;
   cnrtDim3_t dim;
   int gang;
+  HazardMode hazards = HazardMode::kWarn;
   const DeviceSpec &spec;
   const std::function<void()> &body;
   size_t tasks;
@@ -304,12 +307,13 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
 std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode races,
                       const GdramLease &lease, std::vector<CoreContext> &cores,
                       std::optional<timing::LaunchTimer> *timer) {
+  HazardReports hazard_reports;
   OnchipMemory &mem = OnchipMemory::prepare(p.spec);
   const uint64_t serial = ++g_runs;
   gdram_note_launch(serial);
   OnchipLayout layout(serial, p.spec, cores);
   const bool is_union = p.gang > 0;
-  LaunchShared shared{p.name, is_union, nullptr, &layout};
+  LaunchShared shared{p.name, is_union, nullptr, &layout, p.hazards, &hazard_reports};
   init_cores(p, mem, lease, shared, layout, cores);
   std::optional<RaceCheck> race_check;
   if (races != RaceMode::kOff) race_check.emplace(cores);
@@ -419,6 +423,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   // The settings every launch reads come first: a bad one, or one of those
   // read at start-up, fails the launch with the valid values (runtime/settings.h).
   const RaceMode races = race_mode();
+  const HazardMode hazards = hazard_mode();
   const Schedule schedule = launch_schedule();
   const std::vector<Schedule> compared = schedules_to_compare();
   const std::string settings = settings_problems();
@@ -434,7 +439,8 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   }
 
   std::lock_guard<std::mutex> lock(g_launch_mutex);
-  const LaunchPlan plan(name, dim, gang, spec, body);
+  LaunchPlan plan(name, dim, gang, spec, body);
+  plan.hazards = hazards;
   const GdramLease lease;  // cnrtFree refuses what the launch may use
   std::vector<CoreContext> cores(plan.core_count());
   lend_step_logs(cores);

@@ -10,6 +10,7 @@
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
 #include "runtime/onchip_memory.h"
+#include "runtime/pipe_hazards.h"
 #include "runtime/queue.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
@@ -128,6 +129,11 @@ cnrtRet_t mlusimSetMemoryFill(const char *pattern) {
   return set_fill(pattern) ? cnrtSuccess : cnrtErrorArgsInvalid;
 }
 int mlusimGetMemoryFill(void) { return fill_byte(); }
+cnrtRet_t mlusimSetHazards(const char *mode) {
+  if (set_hazard_mode(mode)) return cnrtSuccess;
+  log::runtime().error("pipe hazard mode '{}' is none of warn, fault or off", mode);
+  return cnrtErrorArgsInvalid;
+}
 cnrtRet_t mlusimSetGdramGuard(int on) {
   gdram_set_guard(on != 0);
   return cnrtSuccess;

@@ -46,6 +46,7 @@ void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
   total.vector_ops_half += r.vector_ops_half;
   total.vector_ops_int += r.vector_ops_int;
   total.atomic_elements += r.atomic_elements;
+  total.hazards_resolved += r.hazards_resolved;
   // Per-core entries add up by position; a call mixing launch shapes mixes cores.
   total.cores = std::max(total.cores, r.cores);
   total.memory_cores = std::max(total.memory_cores, r.memory_cores);

@@ -1,6 +1,6 @@
 // The simulated core's contract (include/mlusim/bang/detail/core.h): names of
-// pipes and spaces, the calling thread's core, fault messages, the async-hazard
-// check, trace events, and the tensor pipe's issue.
+// pipes and spaces, the calling thread's core, fault messages, and the tensor
+// pipe's issue (the pipe hazards' checks are in hazards.cpp).
 #include <algorithm>
 
 #include <spdlog/fmt/fmt.h>
@@ -8,7 +8,6 @@
 #include "runtime/memory_core.h"
 #include "runtime/onchip_layout.h"
 #include "runtime/scheduler.h"
-#include "runtime/segments.h"
 #include "runtime/watchdog.h"
 
 namespace mlusim {
@@ -43,11 +42,14 @@ std::string core_name(const CoreContext &c) {
                   : fmt::format("cluster {} core {}", c.physical_cluster, c.core_in_cluster);
 }
 
-void fault(const CoreContext &c, const std::string &what) {
+std::string kernel_site(const CoreContext &c) {
   const char *kernel = c.launch != nullptr ? c.launch->kernel : "(none)";
   const std::string at = c.where != nullptr ? fmt::format(" at {}", c.where) : std::string();
-  throw KernelFault{fmt::format("kernel '{}' [{}, task {}]{}: {}", kernel, core_name(c), c.task_id,
-                                at, what)};
+  return fmt::format("kernel '{}' [{}, task {}]{}", kernel, core_name(c), c.task_id, at);
+}
+
+void fault(const CoreContext &c, const std::string &what) {
+  throw KernelFault{fmt::format("{}: {}", kernel_site(c), what)};
 }
 
 namespace {
@@ -152,97 +154,6 @@ void fault_alignment(const CoreContext &c, const char *op, const char *operand, 
 std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi) {
   Space s;
   return fmt::format("{} ({} bytes)", where(c, reinterpret_cast<const void *>(lo), &s), hi - lo);
-}
-
-void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
-                  Pipe own) {
-  for (const PendingCopy &p : c.pending) {
-    if (p.pipe == own) continue;  // one DMA queue runs its copies in order
-    uintptr_t lo, hi;
-    const bool hits_dst = first_overlap(range, p.dst, &lo, &hi);
-    if (!hits_dst && !(write && first_overlap(range, p.src, &lo, &hi))) continue;
-    // Scalar code is no instruction of ours: it runs after the last one issued.
-    // An instruction is checked before it issues.
-    const std::string when =
-        own == kScalarCode ? fmt::format("after instruction #{}", c.issued)
-        : own == kPipeCount
-            ? fmt::format("instruction #{}", c.issued + 1)
-            : fmt::format("instruction #{}, {} pipe", c.issued + 1, pipe_name(own));
-    fault(c, fmt::format(
-                 "async hazard: {} {} {} ({}) while {} (instruction #{}, {} pipe) "
-                 "still {} it: fence the copy (__sync_{}() or __sync()) before this access",
-                 op, write ? (hits_dst ? "writes" : "overwrites the source") : "reads",
-                 describe_range(c, lo, hi), when, p.op, p.seq, pipe_name(p.pipe),
-                 hits_dst ? "writes" : "reads", p.pipe == kIoPipe ? "io" : "move"));
-  }
-}
-
-namespace {
-
-Segments range_of(uintptr_t lo, uintptr_t hi) { return Segments{lo, hi - lo, hi - lo, 1}; }
-
-// Where an async copy (writing dst, reading src) meets what a compute
-// instruction accesses: the first bytes, and what each does with them.
-struct Meeting {
-  uintptr_t lo = 0, hi = 0;
-  bool copy_writes = false, compute_writes = false;
-};
-bool meets(const Access &x, const Segments &dst, const Segments &src, Meeting *m) {
-  const Segments written = range_of(x.w_lo, x.w_hi);
-  if (first_overlap(src, written, &m->lo, &m->hi)) return m->compute_writes = true;
-  m->copy_writes = true;
-  if (first_overlap(dst, written, &m->lo, &m->hi)) return m->compute_writes = true;
-  return first_overlap(dst, range_of(x.r0_lo, x.r0_hi), &m->lo, &m->hi) ||
-         first_overlap(dst, range_of(x.r1_lo, x.r1_hi), &m->lo, &m->hi);
-}
-
-bool is_synchronous_transfer(const Step &s) {
-  return !s.async && (s.kind == StepKind::kOnchipCopy || s.kind == StepKind::kGdramCopy ||
-                      s.kind == StepKind::kAtomic);
-}
-
-// Whether the window's instruction `from` has ended before the instruction
-// about to issue: a synchronous copy or atomic issued since waited for it, or
-// for a later instruction of its pipe (which runs in order).
-bool ended_by_a_wait(const CoreContext &c, const ComputeWindow &w, uint32_t from) {
-  for (size_t k = w.entries[from % kPipeQueueDepth].step + 1; k < c.steps.size(); ++k) {
-    const Step &s = c.steps[k];
-    if (!is_synchronous_transfer(s)) continue;
-    for (uint32_t j = from; j < w.pushed; ++j) {
-      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
-      if (e.step >= k) break;
-      if (depends_on(s.access, c.steps[e.step].access)) return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
-void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
-                          const Segments &src, Pipe own) {
-  for (Pipe pipe : {kVectorPipe, kTensorPipe}) {
-    ComputeWindow &w = c.compute[pipe - kVectorPipe];
-    const uint32_t oldest = w.oldest_live();
-    for (uint32_t j = w.pushed; j-- > oldest;) {  // the newest first
-      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
-      const Step &x = c.steps[e.step];
-      Meeting m;
-      if (!meets(x.access, dst, src, &m)) continue;
-      if (ended_by_a_wait(c, w, j)) {
-        w.fenced = j + 1;  // and so has every instruction before it on its pipe
-        break;
-      }
-      fault(c, fmt::format(
-                   "async hazard: {} (instruction #{}, {} pipe) {} {} that {} (instruction #{}, "
-                   "{} pipe) {}, with no fence between them: an async copy does not wait for "
-                   "the compute pipes; put __sync_compute() (or __sync(), or a barrier) before "
-                   "the copy",
-                   op, c.issued + 1, pipe_name(own), m.copy_writes ? "writes" : "reads",
-                   describe_range(c, m.lo, m.hi), x.op, e.seq, pipe_name(pipe),
-                   m.compute_writes ? "writes" : "reads"));
-    }
-  }
 }
 
 void issue_tensor(const char *op, TensorOperand dst, std::initializer_list<TensorOperand> srcs,

@@ -53,15 +53,16 @@ void move_data(const CoreContext &c, const char *op, const Segments &dst, const 
   }
 }
 
-// The async copies of the pipes in `mask` land, in issue order. They leave the
-// queue before any byte moves: a copy that faults while landing (a signal the
+// The async copies `lands` picks land, in issue order. They leave the queue
+// before any byte moves: a copy that faults while landing (a signal the
 // launch recovers from) is never landed a second time.
-void land_copies(CoreContext &c, unsigned mask) {
+template <typename Picks>
+void land_picked(CoreContext &c, const Picks &lands) {
   thread_local std::vector<PendingCopy> landing;  // a core does not yield while copies land
   landing.clear();
   auto kept = c.pending.begin();
   for (auto it = c.pending.begin(); it != c.pending.end(); ++it) {
-    if ((mask >> it->pipe) & 1u)
+    if (lands(*it))
       landing.push_back(*it);
     else
       *kept++ = *it;
@@ -69,6 +70,19 @@ void land_copies(CoreContext &c, unsigned mask) {
   c.pending.erase(kept, c.pending.end());
   for (const PendingCopy &p : landing) move_data(c, p.op, p.dst, p.src);
 }
+
+// The async copies of the pipes in `mask` land.
+void land_copies(CoreContext &c, unsigned mask) {
+  land_picked(c, [mask](const PendingCopy &p) { return ((mask >> p.pipe) & 1u) != 0; });
+}
+
+}  // namespace
+
+void land_copies_through(CoreContext &c, Pipe pipe, uint64_t seq) {
+  land_picked(c, [pipe, seq](const PendingCopy &p) { return p.pipe == pipe && p.seq <= seq; });
+}
+
+namespace {
 
 constexpr unsigned bit(Pipe p) { return 1u << p; }
 constexpr unsigned kAllPipes = (1u << kPipeCount) - 1;
@@ -85,13 +99,13 @@ void log_copy_side(CoreContext &c, Space space, const Segments &range, bool writ
 // What the timing model needs of one copy: its segments and, when it touches
 // GDRAM, the blocks it reads and writes there.
 Step copy_step(CoreContext &c, const char *op, const char *dir_name, const DirectionInfo &d,
-               const Segments &to, const Segments &from, bool async) {
+               const Segments &to, const Segments &from, bool async, bool ordered) {
   Step step{.op = op, .detail = dir_name,
             .access = access_of(reinterpret_cast<const void *>(to.lo), to.hi() - to.lo,
                                 reinterpret_cast<const void *>(from.lo), from.hi() - from.lo,
                                 nullptr, 0),
             .amount = to.bytes, .count = static_cast<uint32_t>(to.count),
-            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = async};
+            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = async, .ordered = ordered};
   if (d.dst == Space::kGdram || d.src == Space::kGdram) {
     step.kind = StepKind::kGdramCopy;
     step.blocks = gdram_blocks(c, d.src == Space::kGdram ? blocks_of(from) : BlockSpan{},
@@ -119,18 +133,21 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
   // A synchronous copy waits for the async copies queued before it on its pipe.
   if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
+  // A hazard the board resolves makes the copy wait for what it depends on,
+  // async copies included (runtime/pipe_hazards.h).
+  bool ordered = false;
   if (!c.pending.empty()) {
-    hazard_check(c, label, from, false, d.pipe);
-    hazard_check(c, label, to, true, d.pipe);
+    ordered |= hazard_check(c, label, from, false, d.pipe);
+    ordered |= hazard_check(c, label, to, true, d.pipe);
   }
-  if (async && !compute_fenced(c)) compute_hazard_check(c, label, to, from, d.pipe);
+  if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, to, from, d.pipe);
   log_copy_side(c, d.src, from, false, label);
   log_copy_side(c, d.dst, to, true, label);
 
   c.bytes_moved[dir] += static_cast<double>(n * segs);
-  issue(c, copy_step(c, op, dir_name, d, to, from, async));
+  issue(c, copy_step(c, op, dir_name, d, to, from, async, ordered));
   if (async)
-    c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.issued});
+    c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.where, c.issued});
   else
     move_data(c, label, to, from);
 }

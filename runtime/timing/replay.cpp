@@ -712,8 +712,8 @@ class Model {
     const bool rest_placed = k.placed[s.pipe] == own.tail();
     Node &n = own.push(ring_arena_);
     n.reset(s, k.next, k.now, k.sync_issued[s.pipe]);
+    if (!s.async || s.ordered) find_dependencies(k, s, n);
     if (!s.async) {
-      find_dependencies(k, s, n);
       ++k.sync_issued[s.pipe];
       k.syncs_running |= 1u << s.pipe;
     }
@@ -751,14 +751,18 @@ class Model {
   // oldest still running ended by the stream's time and cannot hold s back
   // (it starts after its issue): the search stops there, and skips the pipes
   // where none runs (most steps of most kernels keep one or two pipes busy).
+  // A step of a resolved pipe hazard (Step::ordered, rare) also waits for
+  // async copies: it looks at every instruction each other pipe still holds
+  // (the rest ended before it was issued).
   void find_dependencies(Core &k, const Step &s, Node &n) {
-    for (uint32_t others = k.syncs_running & ~(1u << s.pipe); others != 0; others &= others - 1) {
+    const uint32_t pipes = s.ordered ? (1u << kPipeCount) - 1 : k.syncs_running;
+    for (uint32_t others = pipes & ~(1u << s.pipe); others != 0; others &= others - 1) {
       const int p = std::countr_zero(others);
       const PipeRing &q = k.pipe[p];
-      const uint64_t oldest = oldest_running_sync(k, static_cast<Pipe>(p));
+      const uint64_t oldest = s.ordered ? q.head() : oldest_running_sync(k, static_cast<Pipe>(p));
       for (uint64_t seq = q.tail(); seq-- > oldest;) {
         const Node &other = q.at(seq);
-        if (other.async || !depends_on(s.access, other.step->access)) continue;
+        if ((other.async && !s.ordered) || !depends_on(s.access, other.step->access)) continue;
         if (other.end == kUnknown) {
           n.waits_for[p] = seq;
           n.waiting |= 1u << p;

@@ -26,12 +26,13 @@ void set_elements(const char *op, Space space, T *dst, int count, T value, int s
   const size_t stride = runs == 1 ? run : static_cast<size_t>(stride_bytes);
   const size_t extent = (runs - 1) * stride + run;
   require_space(c, op, "dst", space, dst, extent);
-  check_write(c, op, dst, extent);
+  const Pipe pipe = space == Space::kGdram ? kIoPipe : kMovePipe;
+  const Segments range{reinterpret_cast<uintptr_t>(dst), run, stride, runs};
+  const bool ordered = check_fill(c, op, range, pipe);
   // What other cores may touch, for the race check: GDRAM, and in UNION
   // launches the cluster's SRAM.
   if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
-    log_shared(c, space, Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs}, true,
-               false, op);
+    log_shared(c, space, range, true, false, op);
 
   auto *bytes = reinterpret_cast<std::byte *>(dst);
   for (size_t r = 0; r < runs; ++r) {
@@ -42,11 +43,10 @@ void set_elements(const char *op, Space space, T *dst, int count, T value, int s
   Step step{.op = op, .detail = dtype_name<T>(),
             .access = access_of(dst, extent, nullptr, 0, nullptr, 0), .amount = run,
             .count = static_cast<uint32_t>(runs), .kind = StepKind::kOnchipCopy,
-            .pipe = kMovePipe, .async = async};
+            .pipe = pipe, .async = async, .ordered = ordered};
   if (space == Space::kGdram) {
-    const BlockSpan written = blocks_of(Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs});
+    const BlockSpan written = blocks_of(range);
     step.kind = StepKind::kGdramCopy;
-    step.pipe = kIoPipe;
     step.blocks = gdram_blocks(c, BlockSpan{}, written);
   }
   // An async fill's time overlaps what follows; its data is written at issue

@@ -47,8 +47,9 @@ struct Segments {
 struct PendingCopy {
   Segments dst, src;
   Pipe pipe;
-  const char *op;  // "__memcpy_async GDRAM2NRAM"
-  uint64_t seq;    // its instruction number on this core
+  const char *op;     // "__memcpy_async GDRAM2NRAM"
+  const char *where;  // its .mlu line, or null
+  uint64_t seq;       // its instruction number on this core
 };
 
 // The last instructions of one compute pipe (vector or tensor) since the last
@@ -57,14 +58,17 @@ struct PendingCopy {
 // last kPipeQueueDepth can still run: the stream stalls on one more.
 struct ComputeWindow {
   struct Entry {
-    uint32_t step;  // its index in the core's steps
-    uint32_t seq;   // its instruction number in the task
+    uint32_t step;      // its index in the core's steps
+    uint32_t seq;       // its instruction number in the task
+    const char *where;  // its .mlu line, or null
   };
   Entry entries[kPipeQueueDepth];
   uint32_t pushed = 0;  // instructions recorded on the pipe
   uint32_t fenced = 0;  // of those, the first not known to have ended
   bool empty() const { return pushed == fenced; }
-  void push(uint32_t step, uint32_t seq) { entries[pushed++ % kPipeQueueDepth] = {step, seq}; }
+  void push(uint32_t step, uint32_t seq, const char *where) {
+    entries[pushed++ % kPipeQueueDepth] = {step, seq, where};
+  }
   // The first entry that may still run: those before it were fenced, or are
   // a full queue back.
   uint32_t oldest_live() const {
@@ -86,6 +90,14 @@ struct OperandRules {
 class Scheduler;
 class OnchipLayout;
 struct SharedAccessLog;
+class HazardReports;
+
+// What a launch does when two pipes of a core (or scalar code and a pipe)
+// meet on the same bytes with no fence between them (MLUSIM_HAZARDS,
+// runtime/pipe_hazards.h): the kinds boards resolve are resolved as the board
+// does and reported once per pair of sites (kWarn, the default) or silently
+// (kOff, which also skips every other kind); kFault fails the launch at any.
+enum class HazardMode : uint8_t { kWarn, kFault, kOff };
 
 // What the cores of one launch share.
 struct LaunchShared {
@@ -93,6 +105,8 @@ struct LaunchShared {
   bool is_union = false;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
+  HazardMode hazards = HazardMode::kWarn;
+  HazardReports *hazard_reports = nullptr;  // the pairs of sites reported so far
   // A memory core skipped an instruction that needs NRAM or WRAM, or a barrier
   // of the compute cores alone (noted once per launch).
   std::atomic<bool> memory_core_skipped{false};
@@ -263,6 +277,7 @@ struct CoreContext {
   double gdram_traffic = 0;
   double vector_elems_float = 0, vector_elems_half = 0, vector_elems_int = 0;
   double atomic_elems = 0;
+  uint32_t hazards_resolved = 0;  // pipe hazards resolved as the board does
 
   std::vector<PendingCopy> pending;  // in issue order
   ComputeWindow compute[2];          // vector, tensor
@@ -294,6 +309,10 @@ using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
 
 // "cluster 2 core 1", "cluster 2 memory core".
 std::string core_name(const CoreContext &c);
+// "kernel 'k' [cluster 2 core 1, task 9] at k.mlu:12": what a report begins with.
+std::string kernel_site(const CoreContext &c);
+// "NRAM +0x40 (256 bytes)", "GDRAM allocation #2 ... (64 bytes)": [lo, hi) for reports.
+std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi);
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
                                Space space, const void *p, size_t bytes);
@@ -349,21 +368,34 @@ void next_step_chunk(CoreContext &c);
 size_t first_step_needed(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes, size_t element_align);
-// Who makes an access hazard_check checks: a copy's DMA pipe, kPipeCount for
-// any other instruction, kScalarCode for scalar kernel code.
+// Who makes an access the hazard checks look at: a copy's or fill's DMA pipe,
+// kPipeCount for a vector or tensor instruction, kScalarCode for scalar kernel code.
 constexpr Pipe kScalarCode = static_cast<Pipe>(kPipeCount + 1);
-// Faults when `range` (read, or written if `write`) meets an unfenced async
-// copy of another pipe than `own`: the copy's destination, or for a write its source.
-void hazard_check(const CoreContext &c, const char *op, const Segments &range, bool write,
-                  Pipe own);
+// Checks `range` (read, or written if `write`) against the unfenced async
+// copies of other pipes than `own`: it meets a copy's destination, or for a
+// write its source. Each meeting is a pipe hazard of its kind
+// (runtime/pipe_hazards.h): where the board resolves it (a copy or fill
+// writing over an earlier copy's destination), that copy lands now and the
+// call returns true (the access waits for it); otherwise a fault, as the
+// launch's MLUSIM_HAZARDS says.
+bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool write, Pipe own);
+// A fill on DMA pipe `own` (__nramset*, __sramset, __gdramset) writes its
+// bytes at issue: the copies queued before it on its own pipe that write them
+// land first (a queue runs in order), then hazard_check. True: it waits for
+// a copy of another pipe.
+bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own);
+// Lands the async copies of `pipe` issued up to instruction `seq`, in issue
+// order (runtime/bang/memory.cpp).
+void land_copies_through(CoreContext &c, Pipe pipe, uint64_t seq);
 // Logs an access to shared memory for the race check: `op` at `where` (may
 // be null), the core's instruction `seq`.
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
                           bool atomic, const char *op, const char *where, uint64_t seq);
-// Faults when an async copy (writing `dst`, reading `src`) meets a vector or
-// tensor instruction no fence has ordered before it: the copy reads what the
-// instruction writes, or writes what it reads or writes.
-void compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
+// Checks an async copy (writing `dst`, reading `src`) against the vector and
+// tensor instructions no fence has ordered before it. A copy reading what one
+// writes is resolved as the board does (true: the copy waits for it); one
+// writing what one reads or writes is a fault (runtime/pipe_hazards.h).
+bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                           const Segments &src, Pipe own);
 
 // An intrinsic's access to memory other cores share (GDRAM, and in UNION
@@ -428,13 +460,13 @@ inline void require_vector_operand(const CoreContext &c, const char *op, const c
 // Reading or writing a range an unfenced async copy still owns is a hazard
 // when the access comes from another pipe than the copy's (`own` is the
 // accessing copy's DMA pipe, or kPipeCount for any other instruction).
-inline void check_read(const CoreContext &c, const char *op, const void *p, size_t bytes,
+inline void check_read(CoreContext &c, const char *op, const void *p, size_t bytes,
                        Pipe own = kPipeCount) {
   if (!c.pending.empty())
     detail::hazard_check(c, op, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, false,
                          own);
 }
-inline void check_write(const CoreContext &c, const char *op, const void *p, size_t bytes,
+inline void check_write(CoreContext &c, const char *op, const void *p, size_t bytes,
                         Pipe own = kPipeCount) {
   if (!c.pending.empty())
     detail::hazard_check(c, op, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, true,
@@ -464,7 +496,7 @@ inline void issue(CoreContext &c, const Step &step) {
   record(c, step);
   if (step.pipe == kVectorPipe || step.pipe == kTensorPipe)
     c.compute[step.pipe - kVectorPipe].push(static_cast<uint32_t>(c.steps.size() - 1),
-                                            static_cast<uint32_t>(c.issued));
+                                            static_cast<uint32_t>(c.issued), c.where);
 }
 
 // Scalar code reads a value the instruction just issued on `pipe` returns (a

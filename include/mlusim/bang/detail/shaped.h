@@ -26,7 +26,7 @@ namespace mlusim::detail {
 }
 
 // Checks one operand; `read` operands are also checked against pending async copies.
-inline void require_shaped(const CoreContext &c, const char *op, const char *operand, Space space,
+inline void require_shaped(CoreContext &c, const char *op, const char *operand, Space space,
                            const void *p, size_t bytes, bool read) {
   require_onchip(c, op, operand, space, p, bytes);
   const std::byte *base = space == Space::kNram ? c.nram : space == Space::kWram ? c.wram : c.sram;

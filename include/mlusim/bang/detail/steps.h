@@ -96,7 +96,11 @@ struct Step {
   GdramBlocks blocks;
   StepKind kind = StepKind::kVector;
   Pipe pipe = kVectorPipe;
-  bool async = false;
+  bool async : 1 = false;
+  // A copy or fill that waits for the instructions of other pipes it depends
+  // on through memory, async copies included: a pipe hazard the board
+  // resolves (runtime/pipe_hazards.h).
+  bool ordered : 1 = false;
   uint8_t rate = 0;
   // Scalar code the stream ran before issuing this step, in cycles at the
   // fitted prices (every one an estimate: the error bar's replays scale it).

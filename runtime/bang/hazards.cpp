@@ -1,0 +1,182 @@
+// Pipe hazards (runtime/pipe_hazards.h): an access against the async copies
+// still in flight, and an async copy against the vector and tensor
+// instructions no fence has ordered before it. Each meeting is classified by
+// kind; the launch's MLUSIM_HAZARDS decides between a fault, the board's
+// resolution with a report, and the resolution alone.
+#include <spdlog/fmt/fmt.h>
+
+#include "runtime/logging.h"
+#include "runtime/pipe_hazards.h"
+#include "runtime/segments.h"
+
+namespace mlusim::detail {
+namespace {
+
+const char *site_of(const char *where, const char *op) { return where != nullptr ? where : op; }
+
+// A hazard of `kind` between an earlier access (site `earlier`) and the one
+// being made (site `later`); describe() says what meets what, `advice` the
+// fence the guide asks for. Faults where the launch's mode says; true when the
+// board's resolution applies, which the caller then carries out (the
+// program-order result, and the wait).
+template <typename Describe>
+bool meet(CoreContext &c, HazardKind kind, const char *earlier, const char *later,
+          const Describe &describe, const std::string &advice) {
+  const HazardMode mode = c.launch != nullptr ? c.launch->hazards : HazardMode::kFault;
+  const bool resolves = hazard_rule(kind).board_resolves;
+  if (mode == HazardMode::kFault || (mode == HazardMode::kWarn && !resolves))
+    fault(c, fmt::format("async hazard: {}: {}", describe(), advice));
+  if (!resolves) return false;  // MLUSIM_HAZARDS=off
+  ++c.hazards_resolved;
+  if (mode == HazardMode::kWarn && c.launch->hazard_reports->first(kind, earlier, later))
+    log::kernel().warn(
+        "{}: pipe hazard, resolved as the board does: {}; BANG C's rule (guide 3.3.5.1): {} "
+        "(reported once per pair of lines and launch; MLUSIM_HAZARDS=fault makes it a fault)",
+        kernel_site(c), describe(), advice);
+  return true;
+}
+
+// What an access by `own` that meets an in-flight copy is: `hits_dst` if it
+// meets the copy's destination, else (a write) its source.
+HazardKind kind_against_copy(Pipe own, bool write, bool hits_dst) {
+  if (own == kScalarCode)
+    return hits_dst ? HazardKind::kScalarMeetsCopyDestination
+                    : HazardKind::kScalarOverwritesCopySource;
+  if (own == kPipeCount)
+    return hits_dst ? HazardKind::kComputeMeetsCopyDestination
+                    : HazardKind::kComputeOverwritesCopySource;
+  if (!hits_dst) return HazardKind::kCopyOverwritesCopySource;
+  return write ? HazardKind::kCopyOverwritesCopyDestination : HazardKind::kCopyReadsCopyDestination;
+}
+
+// How a report names the access being made: scalar code is no instruction of
+// ours (it runs after the last one issued); an instruction is checked before
+// it issues.
+std::string access_name(const CoreContext &c, Pipe own) {
+  if (own == kScalarCode) return fmt::format("after instruction #{}", c.issued);
+  if (own == kPipeCount) return fmt::format("instruction #{}", c.issued + 1);
+  return fmt::format("instruction #{}, {} pipe", c.issued + 1, pipe_name(own));
+}
+
+}  // namespace
+
+bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool write, Pipe own) {
+  bool waits = false;
+  for (size_t i = 0; i < c.pending.size(); ++i) {
+    const PendingCopy p = c.pending[i];  // landing it takes it out of the queue
+    if (p.pipe == own) continue;         // one DMA queue runs its copies in order
+    uintptr_t lo, hi;
+    const bool hits_dst = first_overlap(range, p.dst, &lo, &hi);
+    if (!hits_dst && !(write && first_overlap(range, p.src, &lo, &hi))) continue;
+    const auto describe = [&] {
+      return fmt::format("{} {} {} ({}) while {} (instruction #{}, {} pipe) still {} it", op,
+                         write ? (hits_dst ? "writes" : "overwrites the source") : "reads",
+                         describe_range(c, lo, hi), access_name(c, own), p.op, p.seq,
+                         pipe_name(p.pipe), hits_dst ? "writes" : "reads");
+    };
+    const std::string advice = fmt::format(
+        "fence the copy (__sync_{}() or __sync()) before this access",
+        p.pipe == kIoPipe ? "io" : "move");
+    if (!meet(c, kind_against_copy(own, write, hits_dst), site_of(p.where, p.op),
+              site_of(c.where, op), describe, advice))
+      continue;
+    // The board lands the earlier copy first: so does mlusim, with the copies
+    // queued before it on its pipe; then the queue is looked at again.
+    land_copies_through(c, p.pipe, p.seq);
+    waits = true;
+    i = static_cast<size_t>(-1);
+  }
+  return waits;
+}
+
+bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own) {
+  if (c.pending.empty()) return false;
+  uint64_t last_met = 0;
+  uintptr_t lo, hi;
+  for (const PendingCopy &p : c.pending)
+    if (p.pipe == own && first_overlap(range, p.dst, &lo, &hi)) last_met = p.seq;
+  if (last_met != 0) land_copies_through(c, own, last_met);
+  return hazard_check(c, op, range, true, own);
+}
+
+namespace {
+
+Segments range_of(uintptr_t lo, uintptr_t hi) { return Segments{lo, hi - lo, hi - lo, 1}; }
+
+// Where an async copy (writing dst, reading src) meets what a compute
+// instruction accesses: the first bytes, and what each does with them.
+struct Meeting {
+  uintptr_t lo = 0, hi = 0;
+  bool copy_writes = false, compute_writes = false;
+};
+bool meets(const Access &x, const Segments &dst, const Segments &src, Meeting *m) {
+  const Segments written = range_of(x.w_lo, x.w_hi);
+  if (first_overlap(src, written, &m->lo, &m->hi)) return m->compute_writes = true;
+  m->copy_writes = true;
+  if (first_overlap(dst, written, &m->lo, &m->hi)) return m->compute_writes = true;
+  return first_overlap(dst, range_of(x.r0_lo, x.r0_hi), &m->lo, &m->hi) ||
+         first_overlap(dst, range_of(x.r1_lo, x.r1_hi), &m->lo, &m->hi);
+}
+
+HazardKind kind_against_compute(const Meeting &m) {
+  if (!m.copy_writes) return HazardKind::kCopyReadsComputeResult;
+  return m.compute_writes ? HazardKind::kCopyOverwritesComputeResult
+                          : HazardKind::kCopyWritesComputeOperand;
+}
+
+bool is_synchronous_transfer(const Step &s) {
+  return !s.async && (s.kind == StepKind::kOnchipCopy || s.kind == StepKind::kGdramCopy ||
+                      s.kind == StepKind::kAtomic);
+}
+
+// Whether the window's instruction `from` has ended before the instruction
+// about to issue: a synchronous copy or atomic issued since waited for it, or
+// for a later instruction of its pipe (which runs in order).
+bool ended_by_a_wait(const CoreContext &c, const ComputeWindow &w, uint32_t from) {
+  for (size_t k = w.entries[from % kPipeQueueDepth].step + 1; k < c.steps.size(); ++k) {
+    const Step &s = c.steps[k];
+    if (!is_synchronous_transfer(s)) continue;
+    for (uint32_t j = from; j < w.pushed; ++j) {
+      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
+      if (e.step >= k) break;
+      if (depends_on(s.access, c.steps[e.step].access)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
+                          const Segments &src, Pipe own) {
+  bool waits = false;
+  for (Pipe pipe : {kVectorPipe, kTensorPipe}) {
+    ComputeWindow &w = c.compute[pipe - kVectorPipe];
+    const uint32_t oldest = w.oldest_live();
+    for (uint32_t j = w.pushed; j-- > oldest;) {  // the newest first
+      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
+      const Step &x = c.steps[e.step];
+      Meeting m;
+      if (!meets(x.access, dst, src, &m)) continue;
+      if (ended_by_a_wait(c, w, j)) {
+        w.fenced = j + 1;  // and so has every instruction before it on its pipe
+        break;
+      }
+      const auto describe = [&] {
+        return fmt::format(
+            "{} (instruction #{}, {} pipe) {} {} that {} (instruction #{}, {} pipe) {}, with no "
+            "fence between them",
+            op, c.issued + 1, pipe_name(own), m.copy_writes ? "writes" : "reads",
+            describe_range(c, m.lo, m.hi), x.op, e.seq, pipe_name(pipe),
+            m.compute_writes ? "writes" : "reads");
+      };
+      // The board's copy waits for the instruction whose result it reads.
+      waits |= meet(c, kind_against_compute(m), site_of(e.where, x.op), site_of(c.where, op),
+                    describe, "an async copy does not wait for the compute pipes; put "
+                              "__sync_compute() (or __sync(), or a barrier) before the copy");
+    }
+  }
+  return waits;
+}
+
+}  // namespace mlusim::detail

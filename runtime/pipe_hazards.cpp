@@ -1,0 +1,104 @@
+#include "runtime/pipe_hazards.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/settings.h"
+
+namespace mlusim {
+namespace {
+
+// One row per HazardKind, in its order. A row's board_resolves changes only
+// with evidence of a board run: a public program or an mlu-ops case that
+// passes on boards with the pair unfenced (or fails because of it).
+constexpr HazardRule kRules[] = {
+    {"an async copy reads bytes a vector or tensor instruction writes",
+     "__sync_compute() before the copy", true,
+     "boards pass with it: a public matmul course lab's stage 3 (__bang_matmul, then "
+     "__memcpy_async NRAM2GDRAM of its result) printed PASSED on an MLU370-M8; mlu-ops v1.5.2's "
+     "bbox_overlaps and ms_deform_attn_backward (an NRAM2NRAM __memcpy_async of what "
+     "__bang_transpose wrote) pass their in-tree cases on boards"},
+    {"an async copy writes bytes a vector or tensor instruction reads",
+     "__sync_compute() before the copy", false, "no board run known: the guide's rule stands"},
+    {"an async copy writes bytes a vector or tensor instruction writes",
+     "__sync_compute() before the copy", false, "no board run known: the guide's rule stands"},
+    {"a vector or tensor instruction reads or writes bytes an async copy still writes",
+     "__sync_io() / __sync_move() before the instruction", false,
+     "boards corrupt data: mlu-ops fixed exactly this in dynamic_point_to_voxel_forward after "
+     "v1.5.2 (commit d19f440a, 'fix load/compute overlap causing buffer')"},
+    {"a vector or tensor instruction writes bytes an async copy still reads",
+     "__sync_io() / __sync_move() before the instruction", false,
+     "no board run known: the guide's rule stands"},
+    {"a copy or fill writes over bytes an async copy of another queue still writes",
+     "__sync_io() / __sync_move() before it", true,
+     "boards pass with it: mlu-ops v1.5.2's mutual_information forward and backward "
+     "(__nramset_async into the destination of an unfenced GDRAM2NRAM copy) pass their "
+     "_large_ST cases on boards"},
+    {"a copy reads bytes an async copy of another queue still writes",
+     "__sync_io() / __sync_move() before it", false,
+     "boards give stale bytes: a public course lab's stage 6 (GDRAM2SRAM, then SRAM2WRAM with "
+     "no fence) printed PASSED only because WRAM still held the previous program's data"},
+    {"a copy writes bytes an async copy of another queue still reads",
+     "__sync_io() / __sync_move() before it", false,
+     "no board run known: the guide's rule stands"},
+    {"scalar code reads or writes bytes an async copy still writes",
+     "__sync_io() / __sync_move() before the access", false,
+     "boards give stale or torn bytes (the scalar unit does not wait for the DMA queues)"},
+    {"scalar code writes bytes an async copy still reads",
+     "__sync_io() / __sync_move() before the access", false,
+     "no board run known: the guide's rule stands"},
+    {"an async copy writes NRAM that scalar code read since the last fence",
+     "__sync() between the scalar read and the copy", true,
+     "Cambricon's sanitizer reports it and mlu-ops fenced such sites (#1150 mutual_information, "
+     "#1127 rotated_feature_align and voxelization); no board failure is known, and the stream "
+     "issues in order: the scalar load has its value before the copy issues"},
+    {"an async copy reads NRAM that scalar code stored since the last fence",
+     "__sync() between the scalar store and the copy", true,
+     "Cambricon's sanitizer reports it and mlu-ops fenced such a site (#1178, "
+     "roi_align_rotated's set-up); no board failure is known, and the stream issues in order"},
+};
+static_assert(std::size(kRules) == static_cast<size_t>(HazardKind::kCount));
+
+// mlusimSetHazards' choice: -1 while the environment decides.
+std::atomic<int> g_chosen{-1};
+
+bool parse(const char *name, HazardMode *mode) {
+  if (std::strcmp(name, "warn") == 0) *mode = HazardMode::kWarn;
+  else if (std::strcmp(name, "fault") == 0) *mode = HazardMode::kFault;
+  else if (std::strcmp(name, "off") == 0) *mode = HazardMode::kOff;
+  else return false;
+  return true;
+}
+
+}  // namespace
+
+const HazardRule &hazard_rule(HazardKind kind) { return kRules[static_cast<size_t>(kind)]; }
+
+HazardMode hazard_mode() {
+  if (const int chosen = g_chosen.load(); chosen >= 0) return static_cast<HazardMode>(chosen);
+  const char *env = std::getenv("MLUSIM_HAZARDS");
+  setting_valid("MLUSIM_HAZARDS");
+  HazardMode mode = HazardMode::kWarn;
+  if (env != nullptr && !parse(env, &mode))
+    setting_invalid("MLUSIM_HAZARDS", env, "warn (the default), fault or off");
+  return mode;
+}
+
+bool set_hazard_mode(const char *name) {
+  if (name == nullptr) {
+    g_chosen = -1;
+    return true;
+  }
+  HazardMode mode;
+  if (!parse(name, &mode)) return false;
+  g_chosen = static_cast<int>(mode);
+  return true;
+}
+
+bool HazardReports::first(HazardKind kind, const char *earlier, const char *later) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return seen_.emplace(kind, earlier, later).second;
+}
+
+}  // namespace mlusim
