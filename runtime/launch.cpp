@@ -24,6 +24,7 @@
 #include "runtime/queue.h"
 #include "runtime/race_check.h"
 #include "runtime/core_order.h"
+#include "runtime/scalar_marks.h"
 #include "runtime/scheduler.h"
 #include "runtime/settings.h"
 #include "runtime/timing/launch_timing.h"
@@ -315,6 +316,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   const bool is_union = p.gang > 0;
   LaunchShared shared{p.name, is_union, nullptr, &layout, p.hazards, &hazard_reports};
   init_cores(p, mem, lease, shared, layout, cores);
+  begin_scalar_marks(cores, nram_usable(p.spec));
   std::optional<RaceCheck> race_check;
   if (races != RaceMode::kOff) race_check.emplace(cores);
   const int cpc = p.spec.cores_per_cluster;
@@ -357,6 +359,7 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
     }
   }, !worth_a_team(p.name), checkpoint ? &*checkpoint : nullptr);
   note_cores_busy(p.name, scheduler.cores_busy_us());
+  end_scalar_marks(cores);
   layout.note_initialised();
   mem.keep_touched(cores);
   if (fault.empty() && race_check) {

@@ -96,9 +96,14 @@ bool set_hazard_mode(const char *name) {
   return true;
 }
 
-bool HazardReports::first(HazardKind kind, const char *earlier, const char *later) {
+HazardReports::Verdict HazardReports::first(HazardKind kind, const char *earlier,
+                                            const char *later) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return seen_.emplace(kind, earlier, later).second;
+  const auto pair = std::make_tuple(kind, earlier, later);
+  if (seen_.count(pair) != 0) return kSeen;
+  if (seen_.size() >= kMaxReports) return kBeyondTheCap;
+  seen_.insert(pair);
+  return seen_.size() == kMaxReports ? kLastReport : kReport;
 }
 
 }  // namespace mlusim

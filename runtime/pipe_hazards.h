@@ -46,11 +46,16 @@ HazardMode hazard_mode();
 // false (and no change) for an unknown name; null restores the environment's.
 bool set_hazard_mode(const char *name);
 
-// The pairs of sites one launch has reported (MLUSIM_HAZARDS=warn): each once.
+// The pairs of sites one launch has reported (MLUSIM_HAZARDS=warn): each
+// once, up to kMaxReports.
 class HazardReports {
  public:
-  // True the first time this launch meets `kind` between these two sites.
-  bool first(HazardKind kind, const char *earlier, const char *later);
+  static constexpr size_t kMaxReports = 64;
+  enum Verdict { kReport, kSeen, kLastReport, kBeyondTheCap };
+  // kReport the first time this launch meets `kind` between these two sites
+  // (kLastReport for the one that reaches the cap), kSeen after; kBeyondTheCap
+  // for new pairs past the cap.
+  Verdict first(HazardKind kind, const char *earlier, const char *later);
 
  private:
   std::mutex mutex_;

@@ -5,6 +5,8 @@
 // resolution with a report, and the resolution alone.
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/scalar_code.h"
+
 #include "runtime/logging.h"
 #include "runtime/pipe_hazards.h"
 #include "runtime/segments.h"
@@ -28,11 +30,18 @@ bool meet(CoreContext &c, HazardKind kind, const char *earlier, const char *late
     fault(c, fmt::format("async hazard: {}: {}", describe(), advice));
   if (!resolves) return false;  // MLUSIM_HAZARDS=off
   ++c.hazards_resolved;
-  if (mode == HazardMode::kWarn && c.launch->hazard_reports->first(kind, earlier, later))
+  if (mode != HazardMode::kWarn) return true;
+  const HazardReports::Verdict verdict = c.launch->hazard_reports->first(kind, earlier, later);
+  if (verdict == HazardReports::kReport || verdict == HazardReports::kLastReport)
     log::kernel().warn(
         "{}: pipe hazard, resolved as the board does: {}; BANG C's rule (guide 3.3.5.1): {} "
-        "(reported once per pair of lines and launch; MLUSIM_HAZARDS=fault makes it a fault)",
-        kernel_site(c), describe(), advice);
+        "(reported once per pair of lines and launch; MLUSIM_HAZARDS=fault makes it a fault){}",
+        kernel_site(c), describe(), advice,
+        verdict == HazardReports::kLastReport
+            ? fmt::format("; this launch reported {} pairs, the most it reports: the rest are "
+                          "counted in its report's hazards_resolved only",
+                          HazardReports::kMaxReports)
+            : "");
   return true;
 }
 
@@ -97,6 +106,47 @@ bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own)
     if (p.pipe == own && first_overlap(range, p.dst, &lo, &hi)) last_met = p.seq;
   if (last_met != 0) land_copies_through(c, own, last_met);
   return hazard_check(c, op, range, true, own);
+}
+
+namespace {
+
+// The first NRAM bytes of `s` whose marks hold `epoch`, as [*lo, *hi) of 4-byte
+// granules' bytes.
+bool marked(const CoreContext &c, const uint32_t *marks, const Segments &s, uint32_t epoch,
+            uintptr_t *lo, uintptr_t *hi) {
+  const uintptr_t nram = reinterpret_cast<uintptr_t>(c.nram);
+  const size_t segments = s.stride == 0 ? 1 : s.count;
+  for (size_t i = 0; i < segments && s.bytes > 0; ++i) {
+    const uintptr_t first = (s.lo + i * s.stride - nram) >> 2;
+    const uintptr_t last = (s.lo + i * s.stride + s.bytes - 1 - nram) >> 2;
+    for (uintptr_t g = first; g <= last; ++g)
+      if (marks[g] == epoch) {
+        uintptr_t end = g + 1;
+        while (end <= last && marks[end] == epoch) ++end;
+        *lo = nram + 4 * g, *hi = nram + 4 * end;
+        return true;
+      }
+  }
+  return false;
+}
+
+}  // namespace
+
+void scalar_mark_check(CoreContext &c, const char *op, const Segments &dst, bool dst_nram,
+                       const Segments &src, bool src_nram) {
+  uintptr_t lo, hi;
+  const auto report = [&](HazardKind kind, const char *copy_does, const char *scalar_did) {
+    const auto describe = [&] {
+      return fmt::format("{} (instruction #{}) {} {} that scalar code {} since the last fence", op,
+                         c.issued + 1, copy_does, describe_range(c, lo, hi), scalar_did);
+    };
+    meet(c, kind, kScalarCodeOp, site_of(c.where, op), describe,
+         "put __sync() between the scalar access and the copy");
+  };
+  if (dst_nram && marked(c, c.scalar_reads, dst, c.fence_epoch, &lo, &hi))
+    report(HazardKind::kCopyOverwritesScalarRead, "writes", "read");
+  if (src_nram && marked(c, c.scalar_stores, src, c.fence_epoch, &lo, &hi))
+    report(HazardKind::kCopyReadsScalarStore, "reads", "stored");
 }
 
 namespace {

@@ -141,6 +141,8 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
     ordered |= hazard_check(c, label, to, true, d.pipe);
   }
   if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, to, from, d.pipe);
+  if (async && c.scalar_marked)
+    scalar_mark_check(c, label, to, d.dst == Space::kNram, from, d.src == Space::kNram);
   log_copy_side(c, d.src, from, false, label);
   log_copy_side(c, d.dst, to, true, label);
 
@@ -271,6 +273,8 @@ void fence(const char *op, unsigned mask) {
                  .pipe = kIoPipe});
   for (Pipe p : {kVectorPipe, kTensorPipe})
     if ((mask >> p) & 1u) c.compute[p - kVectorPipe].fenced = c.compute[p - kVectorPipe].pushed;
+  ++c.fence_epoch;  // scalar code's accesses before it are ordered
+  c.scalar_marked = false;
   if (!c.pending.empty()) land_copies(c, mask);
 }
 

@@ -271,6 +271,12 @@ struct CoreContext {
   AddressRange recent_gdram[kRecentAllocations], last_elsewhere;
   ScalarRun scalar_runs[kScalarRuns];  // not yet logged, for the race check
   int next_scalar_run = 0;             // the one a new site takes
+  // The NRAM scalar code read and stored, one mark per 4 bytes holding the
+  // fence epoch of the last access (runtime/scalar_marks.h); a fence starts
+  // the next epoch. scalar_marked: any mark since the last fence.
+  uint32_t *scalar_reads = nullptr, *scalar_stores = nullptr;
+  uint32_t fence_epoch = 0;
+  bool scalar_marked = false;
 
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
@@ -391,6 +397,11 @@ void land_copies_through(CoreContext &c, Pipe pipe, uint64_t seq);
 // be null), the core's instruction `seq`.
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
                           bool atomic, const char *op, const char *where, uint64_t seq);
+// Checks an async copy (writing `dst`, reading `src`, each in NRAM if the
+// flag says) against the NRAM scalar code read or stored since the last
+// fence (runtime/scalar_marks.h).
+void scalar_mark_check(CoreContext &c, const char *op, const Segments &dst, bool dst_nram,
+                       const Segments &src, bool src_nram);
 // Checks an async copy (writing `dst`, reading `src`) against the vector and
 // tensor instructions no fence has ordered before it. A copy reading what one
 // writes is resolved as the board does (true: the copy waits for it); one

@@ -8,7 +8,8 @@
 // and charged in cycles that the next recorded step carries into the timing
 // model; it faults when an unfenced async copy owns its bytes; GDRAM and
 // SRAM accesses join the race check's log. An NRAM access costs a thread-local
-// load, two compares and an add on the host; a store, two byte stores more
+// load, two compares, an add and two stores on the host (its mark for the
+// scalar pipe hazards: runtime/scalar_marks.h); a store, two byte stores more
 // (the pages the next launch refills: CoreContext::touched).
 #pragma once
 
@@ -84,7 +85,12 @@ template <unsigned kAccess>
   if (const uintptr_t off = address - reinterpret_cast<uintptr_t>(c.nram); off < c.nram_capacity)
       [[likely]] {
     c.scalar_nram_accesses += kAccess == kScalarUpdate ? 2 : 1;
-    if constexpr ((kAccess & kScalarStore) != 0) c.touched[static_cast<int>(Space::kNram)].note(off, bytes);
+    if constexpr ((kAccess & kScalarLoad) != 0) c.scalar_reads[off >> 2] = c.fence_epoch;
+    if constexpr ((kAccess & kScalarStore) != 0) {
+      c.scalar_stores[off >> 2] = c.fence_epoch;
+      c.touched[static_cast<int>(Space::kNram)].note(off, bytes);
+    }
+    c.scalar_marked = true;
   } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
     c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
                        ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
