@@ -23,6 +23,12 @@ constexpr HazardRule kRules[] = {
      "__sync_compute() before the copy", false, "no board run known: the guide's rule stands"},
     {"an async copy writes bytes a vector or tensor instruction writes",
      "__sync_compute() before the copy", false, "no board run known: the guide's rule stands"},
+    {"an async copy writes bytes a vector or tensor instruction more than 16 instructions back on "
+     "its pipe reads or writes, or reads bytes it writes",
+     "__sync_compute() before the copy", true,
+     "a pipe holds 16 instructions (docs/cost_model.md): an older one has ended before the copy "
+     "issues. Cambricon's sanitizer reports it, and mlu-ops fenced such a site after it did "
+     "(#1178, roi_align_rotated's loop)"},
     {"a vector or tensor instruction reads or writes bytes an async copy still writes",
      "__sync_io() / __sync_move() before the instruction", false,
      "boards corrupt data: mlu-ops fixed exactly this in dynamic_point_to_voxel_forward after "

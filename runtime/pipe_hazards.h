@@ -20,6 +20,7 @@ enum class HazardKind : uint8_t {
   kCopyReadsComputeResult,      // an async copy reads what a vector/tensor instruction writes
   kCopyWritesComputeOperand,    // ... writes what one reads
   kCopyOverwritesComputeResult, // ... writes what one writes
+  kCopyMeetsEndedCompute,       // ... meets what one more than a queue's depth back reads or writes
   kComputeMeetsCopyDestination, // a vector/tensor instruction reads or writes an in-flight copy's destination
   kComputeOverwritesCopySource, // ... writes an in-flight copy's source
   kCopyOverwritesCopyDestination, // a copy or fill writes over an in-flight copy's (of another queue) destination

@@ -3,6 +3,9 @@
 // instructions no fence has ordered before it. Each meeting is classified by
 // kind; the launch's MLUSIM_HAZARDS decides between a fault, the board's
 // resolution with a report, and the resolution alone.
+#include <algorithm>
+#include <array>
+
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/detail/scalar_code.h"
@@ -174,25 +177,91 @@ HazardKind kind_against_compute(const Meeting &m) {
                           : HazardKind::kCopyWritesComputeOperand;
 }
 
-bool is_synchronous_transfer(const Step &s) {
-  return !s.async && (s.kind == StepKind::kOnchipCopy || s.kind == StepKind::kGdramCopy ||
-                      s.kind == StepKind::kAtomic);
+// The read or written ranges of an access, for the older ranges.
+struct Touched {
+  uintptr_t lo, hi;
+  bool writes;
+};
+std::array<Touched, 3> touched_by(const Access &a) {
+  return {Touched{a.w_lo, a.w_hi, true}, Touched{a.r0_lo, a.r0_hi, false},
+          Touched{a.r1_lo, a.r1_hi, false}};
 }
 
-// Whether the window's instruction `from` has ended before the instruction
-// about to issue: a synchronous copy or atomic issued since waited for it, or
-// for a later instruction of its pipe (which runs in order).
-bool ended_by_a_wait(const CoreContext &c, const ComputeWindow &w, uint32_t from) {
-  for (size_t k = w.entries[from % kPipeQueueDepth].step + 1; k < c.steps.size(); ++k) {
-    const Step &s = c.steps[k];
-    if (!is_synchronous_transfer(s)) continue;
-    for (uint32_t j = from; j < w.pushed; ++j) {
-      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
-      if (e.step >= k) break;
-      if (depends_on(s.access, c.steps[e.step].access)) return true;
-    }
+// Adds [t.lo, t.hi) to w's older ranges of its kind: into one it shares bytes
+// with (the newest instruction names it), or as a range of its own; when
+// they are all taken, into the nearest (a wider range: never a missed
+// meeting, at worst a report of bytes between two ranges).
+void add_older(ComputeWindow &w, const Touched &t, const Step &x, uint32_t seq, const char *where) {
+  if (t.lo == t.hi) return;
+  ComputeWindow::Older *nearest = nullptr;
+  uintptr_t gap = UINTPTR_MAX;
+  for (uint32_t i = 0; i < w.older_count; ++i) {
+    ComputeWindow::Older &o = w.older[i];
+    if (o.writes != t.writes) continue;
+    // 0 where they share bytes; ranges that only touch stay apart.
+    const uintptr_t d = t.hi <= o.lo ? o.lo - t.hi + 1 : o.hi <= t.lo ? t.lo - o.hi + 1 : 0;
+    if (d < gap) gap = d, nearest = &o;
+    if (d == 0) break;
   }
-  return false;
+  if (gap != 0 && w.older_count < ComputeWindow::kOlderRanges) {
+    w.older[w.older_count++] = {t.lo, t.hi, t.writes, seq, x.op, where};
+    return;
+  }
+  nearest->lo = std::min(nearest->lo, t.lo);
+  nearest->hi = std::max(nearest->hi, t.hi);
+  nearest->seq = seq, nearest->op = x.op, nearest->where = where;
+}
+
+}  // namespace
+
+void retire_to_older(CoreContext &c, ComputeWindow &w) {
+  const ComputeWindow::Entry &e = w.entries[w.pushed % kPipeQueueDepth];
+  const Step &x = c.steps[e.step];
+  for (const Touched &t : touched_by(x.access)) add_older(w, t, x, e.seq, e.where);
+  w.fenced = w.pushed - kPipeQueueDepth + 1;
+}
+
+void compute_waited_for(CoreContext &c, const Access &a) {
+  for (ComputeWindow &w : c.compute) {
+    bool ended = false;
+    for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
+      if (!depends_on(a, c.steps[w.entries[j % kPipeQueueDepth].step].access)) continue;
+      w.fenced = j + 1;  // and so has every instruction before it on its pipe
+      w.older_count = 0;
+      ended = true;
+      break;
+    }
+    if (ended || w.older_count == 0) continue;
+    // The newest older instruction it waits for ends the older ones before it.
+    uint32_t newest = 0;
+    for (uint32_t i = 0; i < w.older_count; ++i) {
+      const ComputeWindow::Older &o = w.older[i];
+      const bool met = overlaps(a.w_lo, a.w_hi, o.lo, o.hi) ||
+                       (o.writes && (overlaps(a.r0_lo, a.r0_hi, o.lo, o.hi) ||
+                                     overlaps(a.r1_lo, a.r1_hi, o.lo, o.hi)));
+      if (met) newest = std::max(newest, o.seq);
+    }
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < w.older_count; ++i)
+      if (w.older[i].seq > newest) w.older[kept++] = w.older[i];
+    w.older_count = kept;
+  }
+}
+
+namespace {
+
+// An async copy against w's older ranges: the first it meets, as a Meeting.
+const ComputeWindow::Older *older_met(const ComputeWindow &w, const Segments &dst,
+                                      const Segments &src, Meeting *m) {
+  for (uint32_t i = 0; i < w.older_count; ++i) {
+    const ComputeWindow::Older &o = w.older[i];
+    *m = Meeting{};
+    m->compute_writes = o.writes;
+    if (o.writes && first_overlap(src, range_of(o.lo, o.hi), &m->lo, &m->hi)) return &o;
+    m->copy_writes = true;
+    if (first_overlap(dst, range_of(o.lo, o.hi), &m->lo, &m->hi)) return &o;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -200,31 +269,33 @@ bool ended_by_a_wait(const CoreContext &c, const ComputeWindow &w, uint32_t from
 bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                           const Segments &src, Pipe own) {
   bool waits = false;
+  const auto check = [&](HazardKind kind, const Meeting &m, const char *x_op, uint32_t seq,
+                         const char *where, Pipe pipe) {
+    const auto describe = [&] {
+      return fmt::format(
+          "{} (instruction #{}, {} pipe) {} {} that {} (instruction #{}, {} pipe) {}, with no "
+          "fence between them",
+          op, c.issued + 1, pipe_name(own), m.copy_writes ? "writes" : "reads",
+          describe_range(c, m.lo, m.hi), x_op, seq, pipe_name(pipe),
+          m.compute_writes ? "writes" : "reads");
+    };
+    // The board's copy waits for the instruction whose result it reads.
+    return meet(c, kind, site_of(where, x_op), site_of(c.where, op), describe,
+                "an async copy does not wait for the compute pipes; put __sync_compute() (or "
+                "__sync(), or a barrier) before the copy");
+  };
   for (Pipe pipe : {kVectorPipe, kTensorPipe}) {
-    ComputeWindow &w = c.compute[pipe - kVectorPipe];
-    const uint32_t oldest = w.oldest_live();
-    for (uint32_t j = w.pushed; j-- > oldest;) {  // the newest first
+    const ComputeWindow &w = c.compute[pipe - kVectorPipe];
+    for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
       const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
       const Step &x = c.steps[e.step];
       Meeting m;
-      if (!meets(x.access, dst, src, &m)) continue;
-      if (ended_by_a_wait(c, w, j)) {
-        w.fenced = j + 1;  // and so has every instruction before it on its pipe
-        break;
-      }
-      const auto describe = [&] {
-        return fmt::format(
-            "{} (instruction #{}, {} pipe) {} {} that {} (instruction #{}, {} pipe) {}, with no "
-            "fence between them",
-            op, c.issued + 1, pipe_name(own), m.copy_writes ? "writes" : "reads",
-            describe_range(c, m.lo, m.hi), x.op, e.seq, pipe_name(pipe),
-            m.compute_writes ? "writes" : "reads");
-      };
-      // The board's copy waits for the instruction whose result it reads.
-      waits |= meet(c, kind_against_compute(m), site_of(e.where, x.op), site_of(c.where, op),
-                    describe, "an async copy does not wait for the compute pipes; put "
-                              "__sync_compute() (or __sync(), or a barrier) before the copy");
+      if (meets(x.access, dst, src, &m))
+        waits |= check(kind_against_compute(m), m, x.op, e.seq, e.where, pipe);
     }
+    Meeting m;
+    if (const ComputeWindow::Older *o = older_met(w, dst, src, &m))
+      check(HazardKind::kCopyMeetsEndedCompute, m, o->op, o->seq, o->where, pipe);
   }
   return waits;
 }

@@ -272,7 +272,7 @@ void fence(const char *op, unsigned mask) {
   record(c, Step{.op = op, .detail = "wait", .count = mask, .kind = StepKind::kFence,
                  .pipe = kIoPipe});
   for (Pipe p : {kVectorPipe, kTensorPipe})
-    if ((mask >> p) & 1u) c.compute[p - kVectorPipe].fenced = c.compute[p - kVectorPipe].pushed;
+    if ((mask >> p) & 1u) c.compute[p - kVectorPipe].clear();
   ++c.fence_epoch;  // scalar code's accesses before it are ordered
   c.scalar_marked = false;
   if (!c.pending.empty()) land_copies(c, mask);

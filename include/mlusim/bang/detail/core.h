@@ -52,22 +52,42 @@ struct PendingCopy {
   uint64_t seq;       // its instruction number on this core
 };
 
-// The last instructions of one compute pipe (vector or tensor) since the last
+// The instructions of one compute pipe (vector or tensor) since the last
 // fence that waited for it, for the compute/copy hazards (BANG C guide
-// 3.3.5.1 D, E, F): an async copy starts without waiting for them. Only the
-// last kPipeQueueDepth can still run: the stream stalls on one more.
+// 3.3.5.1 D, E, F): an async copy starts without waiting for them. The last
+// kPipeQueueDepth can still run (the stream stalls on one more): they are
+// kept one by one. Older ones have ended on the board, but the guide's rule
+// still asks for a fence: the bytes they read and wrote are kept by range.
 struct ComputeWindow {
   struct Entry {
     uint32_t step;      // its index in the core's steps
     uint32_t seq;       // its instruction number in the task
     const char *where;  // its .mlu line, or null
   };
+  // Bytes older instructions read (or wrote), merged where they meet; the
+  // newest instruction that touched them names them in reports.
+  struct Older {
+    uintptr_t lo, hi;
+    bool writes;
+    uint32_t seq;
+    const char *op, *where;
+  };
+  static constexpr uint32_t kOlderRanges = 32;
   Entry entries[kPipeQueueDepth];
+  Older older[kOlderRanges];
+  uint32_t older_count = 0;
   uint32_t pushed = 0;  // instructions recorded on the pipe
   uint32_t fenced = 0;  // of those, the first not known to have ended
-  bool empty() const { return pushed == fenced; }
+  bool empty() const { return pushed == fenced && older_count == 0; }
+  // The queue is full: the next push moves its oldest entry to `older`.
+  bool full() const { return pushed - fenced >= kPipeQueueDepth; }
   void push(uint32_t step, uint32_t seq, const char *where) {
     entries[pushed++ % kPipeQueueDepth] = {step, seq, where};
+  }
+  // Everything recorded so far has ended.
+  void clear() {
+    fenced = pushed;
+    older_count = 0;
   }
   // The first entry that may still run: those before it were fenced, or are
   // a full queue back.
@@ -390,6 +410,12 @@ bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool wr
 // land first (a queue runs in order), then hazard_check. True: it waits for
 // a copy of another pipe.
 bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own);
+// The oldest instruction of window `w` (a full queue) moves to its older ranges.
+void retire_to_older(CoreContext &c, ComputeWindow &w);
+// A synchronous transfer (copy, fill, atomic) touching `a` is about to issue:
+// it waits for the compute instructions it depends on, which then, with every
+// instruction before them on their pipe, have ended.
+void compute_waited_for(CoreContext &c, const Access &a);
 // Lands the async copies of `pipe` issued up to instruction `seq`, in issue
 // order (runtime/bang/memory.cpp).
 void land_copies_through(CoreContext &c, Pipe pipe, uint64_t seq);
@@ -405,7 +431,8 @@ void scalar_mark_check(CoreContext &c, const char *op, const Segments &dst, bool
 // Checks an async copy (writing `dst`, reading `src`) against the vector and
 // tensor instructions no fence has ordered before it. A copy reading what one
 // writes is resolved as the board does (true: the copy waits for it); one
-// writing what one reads or writes is a fault (runtime/pipe_hazards.h).
+// writing what one of the last kPipeQueueDepth reads or writes is a fault;
+// older ones have ended on the board (runtime/pipe_hazards.h).
 bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                           const Segments &src, Pipe own);
 
@@ -496,6 +523,11 @@ inline void record(CoreContext &c, const Step &step) {
   c.scalar_cycles = c.scalar_nram_accesses = 0;
 }
 
+// No vector or tensor instruction since their last fence may still run.
+inline bool compute_fenced(const CoreContext &c) {
+  return c.compute[0].empty() && c.compute[1].empty();
+}
+
 // Records one instruction for the timing model (runtime/timing/replay.h), which
 // places it in simulated time after the launch: it starts when its pipe is
 // free and the synchronous instructions it depends on through memory have
@@ -504,10 +536,16 @@ inline void record(CoreContext &c, const Step &step) {
 inline void issue(CoreContext &c, const Step &step) {
   ++c.issued;
   c.last_op.store(step.op, std::memory_order_relaxed);
+  if (!step.async && step.kind >= StepKind::kOnchipCopy && step.kind <= StepKind::kAtomic &&
+      !compute_fenced(c)) [[unlikely]]
+    detail::compute_waited_for(c, step.access);
   record(c, step);
-  if (step.pipe == kVectorPipe || step.pipe == kTensorPipe)
-    c.compute[step.pipe - kVectorPipe].push(static_cast<uint32_t>(c.steps.size() - 1),
-                                            static_cast<uint32_t>(c.issued), c.where);
+  if (step.pipe == kVectorPipe || step.pipe == kTensorPipe) {
+    ComputeWindow &w = c.compute[step.pipe - kVectorPipe];
+    if (w.full()) [[unlikely]]
+      detail::retire_to_older(c, w);
+    w.push(static_cast<uint32_t>(c.steps.size() - 1), static_cast<uint32_t>(c.issued), c.where);
+  }
 }
 
 // Scalar code reads a value the instruction just issued on `pipe` returns (a
@@ -517,11 +555,6 @@ inline void issue(CoreContext &c, const Step &step) {
 inline void await_result(CoreContext &c, Pipe pipe, const char *op) {
   record(c, Step{.op = op, .detail = "its result", .count = 1u << pipe, .kind = StepKind::kFence,
                  .pipe = pipe});
-}
-
-// No vector or tensor instruction since their last fence may still run.
-inline bool compute_fenced(const CoreContext &c) {
-  return c.compute[0].empty() && c.compute[1].empty();
 }
 
 // GDRAM's 64-byte blocks that the segments of one side of a transfer touch,

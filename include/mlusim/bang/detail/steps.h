@@ -74,6 +74,7 @@ struct GdramBlocks {
   uint32_t read = 0, written = 0, partial = 0;
 };
 
+// The transfers (kOnchipCopy to kAtomic) stay together: issue() tests the range.
 enum class StepKind : uint8_t {
   kVector,      // amount: bytes through the vector unit
   kTensor,      // amount: multiply-adds; rate: the operand class (docs/cost_model.md)
