@@ -5,6 +5,7 @@
 // Properties, whatever the program does:
 //   - the host process survives (ASan + UBSan in CI catch memory errors and UB);
 //   - the launch ends: a hang past the watchdog is a libFuzzer timeout;
+//   - all of it under MLUSIM_HAZARDS=warn and fault alike;
 //   - the launch succeeds, is rejected for its dimensions, or fails with a
 //     kernel fault whose report names the kernel, a core and an instruction
 //     (an intrinsic, or the signal of a raw access);
@@ -194,8 +195,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const cnrtDim3_t dim = decode.dim();
   decode.schedule();
   const std::vector<fuzz::Op> ops = decode.ops();
+  // Both pipe hazard modes, by the input's length (the decoding of every
+  // stored input stays as it was).
+  mlusimSetHazards(size % 2 == 0 ? "warn" : "fault");
   const cnrtRet_t status =
       fuzz::run_program(ops.data(), static_cast<int>(ops.size()), dim, type, fuzz::memory());
+  mlusimSetHazards(nullptr);
   if (status == cnrtErrorKernelFault)
     fuzz::check_report(mlusimGetLastError());
   else if (status != cnrtSuccess && status != cnrtErrorInvalidKernelDim)
