@@ -91,11 +91,20 @@ struct SharedAccessLog;
 struct LaunchShared {
   const char *kernel = "";
   bool is_union = false;
+  // The launch's shape as mlusim's own code reads it (the built-ins are the
+  // device's: clusterDim is 0 in a BLOCK task). A UnionN task spans N
+  // consecutive physical clusters, union_tasks of its tasks; 0 and 1 for BLOCK.
+  int union_clusters = 0;
+  size_t union_tasks = 1;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
+  std::vector<std::byte *> srams;  // each physical cluster's SRAM (copies to another cluster)
   // A memory core skipped an instruction that needs NRAM or WRAM, or a barrier
   // of the compute cores alone (noted once per launch).
   std::atomic<bool> memory_core_skipped{false};
+  // A BLOCK task passed a barrier, which has nobody to wait for there (noted
+  // once per launch).
+  std::atomic<bool> block_barrier_noted{false};
 };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
