@@ -358,6 +358,10 @@ void next_step_chunk(CoreContext &c);
 size_t first_step_needed(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes, size_t element_align);
+// An element x of an intrinsic's input outside the range [lo, hi] Cambricon
+// documents for it.
+[[noreturn]] void fault_outside_range(const CoreContext &c, const char *op, double x, double lo,
+                                      double hi);
 // Who makes an access hazard_check checks: a copy's DMA pipe, kPipeCount for
 // any other instruction, kScalarCode for scalar kernel code.
 constexpr Pipe kScalarCode = static_cast<Pipe>(kPipeCount + 1);
