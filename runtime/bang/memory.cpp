@@ -156,23 +156,14 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
            copy_sides(c, label, d, dst, src, size, dst_stride, src_stride, segnum), async);
 }
 
-void copy_to_cluster(const char *op, void *dst, const void *src, int size,
-                     mluMemcpyDirection_t dir, int dst_stride, int src_stride, int segnum,
-                     int cluster, bool async) {
-  CoreContext &c = this_core();
-  const LaunchShared &launch = *c.launch;
-  const DirectionInfo d = direction_info(dir);
-  const char *label = copy_label(async, dir);
-  if (dir != SRAM2SRAM)
-    fault(c, fmt::format("{} to cluster {}: the form naming a destination cluster copies "
-                         "SRAM2SRAM only (Cambricon's bang_device_functions.h traps with "
-                         "TRAP_BANG_UNSUPPORTED_MEMCPY_DIR on any other direction)",
-                         label, cluster));
-  const int clusters = launch.union_clusters;
+namespace {
+
+// The physical cluster whose SRAM a copy to `cluster` (a clusterId of the
+// caller's UnionN task) writes; a fault for any cluster the task lacks.
+int destination_cluster(const CoreContext &c, const char *label, int cluster) {
+  const int clusters = c.launch->union_clusters;
   const int own = clusters > 0 ? c.physical_cluster % clusters : 0;
-  if (cluster == own)
-    return transfer(c, op, label, dir, d,
-                    copy_sides(c, label, d, dst, src, size, dst_stride, src_stride, segnum), async);
+  if (cluster == own) return c.physical_cluster;
   if (clusters == 0)
     fault(c, fmt::format("{} to cluster {}: a BLOCK task has no other cluster (it shares no SRAM "
                          "and communicates with no other cluster, BANG C guide 3.3.6.3); launch "
@@ -181,15 +172,33 @@ void copy_to_cluster(const char *op, void *dst, const void *src, int size,
   if (cluster < 0 || cluster >= clusters)
     fault(c, fmt::format("{} to cluster {}: a UNION{} task has clusters 0 to {} (clusterId)",
                          label, cluster, clusters, clusters - 1));
-  CopySides s = copy_sides(c, label, d, dst, src, size, dst_stride, src_stride, segnum);
-  // dst names the place in this cluster's SRAM layout; the bytes go to the
-  // same place in the other cluster's SRAM.
-  const size_t target = static_cast<size_t>(c.physical_cluster - own + cluster);
-  if (target >= launch.srams.size())  // the device's clusters are no multiple of N
+  const int target = c.physical_cluster - own + cluster;
+  if (static_cast<size_t>(target) >= c.launch->srams.size())  // clusters no multiple of N
     fault(c, fmt::format("{} to cluster {}: that cluster of this UNION{} task runs in another "
                          "wave on this device, which mlusim does not simulate",
                          label, cluster, clusters));
-  s.to.lo += reinterpret_cast<uintptr_t>(launch.srams[target]) -
+  return target;
+}
+
+}  // namespace
+
+void copy_to_cluster(const char *op, void *dst, const void *src, int size,
+                     mluMemcpyDirection_t dir, int dst_stride, int src_stride, int segnum,
+                     int cluster, bool async) {
+  CoreContext &c = this_core();
+  const DirectionInfo d = direction_info(dir);
+  const char *label = copy_label(async, dir);
+  if (dir != SRAM2SRAM)
+    fault(c, fmt::format("{} to cluster {}: the form naming a destination cluster copies "
+                         "SRAM2SRAM only (Cambricon's bang_device_functions.h traps with "
+                         "TRAP_BANG_UNSUPPORTED_MEMCPY_DIR on any other direction)",
+                         label, cluster));
+  const int target = destination_cluster(c, label, cluster);
+  CopySides s = copy_sides(c, label, d, dst, src, size, dst_stride, src_stride, segnum);
+  if (target == c.physical_cluster) return transfer(c, op, label, dir, d, s, async);
+  // dst names the place in this cluster's SRAM layout; the bytes go to the
+  // same place in the other cluster's SRAM.
+  s.to.lo += reinterpret_cast<uintptr_t>(c.launch->srams[static_cast<size_t>(target)]) -
              reinterpret_cast<uintptr_t>(c.sram);
   transfer(c, op, label, dir, d, s, async);
   onchip_stray_store(s.to.lo);  // the next launch refills that cluster's SRAM too
