@@ -108,7 +108,7 @@ Step copy_step(CoreContext &c, const char *op, const char *dir_name, const Direc
 struct CopySides {
   Segments to, from;
 };
-CopySides copy_sides(const CoreContext &c, const char *label, const DirectionInfo &d, void *dst,
+[[gnu::always_inline]] inline CopySides copy_sides(const CoreContext &c, const char *label, const DirectionInfo &d, void *dst,
                      const void *src, int size, int dst_stride, int src_stride, int segnum) {
   if (size < 0 || segnum < 0 || dst_stride < 0 || src_stride < 0)
     fault(c, fmt::format("{}: negative size {}, stride ({}, {}) or segnum {}", label, size,
@@ -123,8 +123,8 @@ CopySides copy_sides(const CoreContext &c, const char *label, const DirectionInf
 }
 
 // Moves (or queues, if async) a checked copy: hazards, the race check's log,
-// the counters, its step.
-void transfer(CoreContext &c, const char *op, const char *label, mluMemcpyDirection_t dir,
+// the counters, its step. Inlined: copy() is the hot path of every __memcpy.
+[[gnu::always_inline]] inline void transfer(CoreContext &c, const char *op, const char *label, mluMemcpyDirection_t dir,
               const DirectionInfo &d, const CopySides &s, bool async) {
   if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
   // A synchronous copy waits for the async copies queued before it on its pipe.
