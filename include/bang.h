@@ -33,5 +33,6 @@
 #include "mlusim/bang/reduce.h"
 #include "mlusim/bang/scalar.h"
 #include "mlusim/bang/select.h"
+#include "mlusim/bang/architecture.h" /* last: the gates wrap calls of the intrinsics above */
 
 #endif /* MLUSIM_BANG_H_ */

@@ -105,8 +105,11 @@ std::string check_dims(const DeviceSpec &spec, cnrtDim3_t dim, int gang) {
 
 // The BANG built-in variables of `task`. A UnionN task is N clusters of
 // consecutive task ids: clusterId counts within it and clusterDim is N. A BLOCK
-// task sees itself as a lone core. The memory core sees its cluster's first task
-// with coreId 0x80.
+// task is a lone core in no cluster: clusterDim 0 (Cambricon's
+// bang_device_functions.h takes clusterDim == 0 for a BLOCK task in every
+// barrier; mlu-ops' generate_proposals_v2 tests it), clusterId 0, coreId 0,
+// coreDim 1 (docs/bang_c.md). The memory core sees its cluster's first task
+// with coreId 0x80. mlusim's own code reads the launch's shape, never these.
 void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gang,
               int cores_per_cluster) {
   c.task_id = static_cast<int>(task);
@@ -122,7 +125,7 @@ void set_task(CoreContext &c, size_t task, size_t tasks, cnrtDim3_t dim, int gan
   c.core_id = c.is_mpu ? kMpuCoreId : is_union ? static_cast<int>(task % cores_per_cluster) : 0;
   c.core_dim = is_union ? cores_per_cluster : 1;
   c.cluster_id = is_union ? static_cast<int>(task % group / cores_per_cluster) : 0;
-  c.cluster_dim = is_union ? gang : 1;
+  c.cluster_dim = is_union ? gang : 0;
   c.issued = 0;  // fault messages number the instructions of the task
 }
 
@@ -314,7 +317,10 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   gdram_note_launch(serial);
   OnchipLayout layout(serial, p.spec, cores);
   const bool is_union = p.gang > 0;
-  LaunchShared shared{p.name, is_union, nullptr, &layout, p.hazards, &hazard_reports};
+  LaunchShared shared{p.name, is_union, std::max(p.gang, 0),
+                      is_union ? static_cast<size_t>(p.gang) * p.spec.cores_per_cluster : 1,
+                      nullptr, &layout, p.hazards, &hazard_reports};
+  for (int k = 0; k < p.memory_cores; ++k) shared.srams.push_back(mem.sram(k));
   init_cores(p, mem, lease, shared, layout, cores);
   begin_scalar_marks(cores, nram_usable(p.spec));
   std::optional<RaceCheck> race_check;

@@ -291,22 +291,32 @@ std::string describe(const CoreContext &core, const SharedAccess &a) {
                      a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(), when);
 }
 
-// "GDRAM allocation #2 +0x40 (of 4096 bytes)", "SRAM +0x40 of cluster 1".
-std::string describe_place(const CoreContext &core, Space space, uintptr_t p) {
+// "GDRAM allocation #2 +0x40 (of 4096 bytes)", "SRAM +0x40 of cluster 1"
+// (an access's own cluster, or the one a copy to another cluster wrote).
+std::string describe_place(const std::vector<CoreContext> &cores, const CoreContext &core,
+                           Space space, uintptr_t p) {
   if (space == Space::kSram)
-    return fmt::format("SRAM +{:#x} of cluster {}", p - reinterpret_cast<uintptr_t>(core.sram),
-                       core.physical_cluster);
+    for (const CoreContext &k : cores)
+      if (p - reinterpret_cast<uintptr_t>(k.sram) < k.sram_capacity)
+        return fmt::format("SRAM +{:#x} of cluster {}", p - reinterpret_cast<uintptr_t>(k.sram),
+                           k.physical_cluster);
   return gdram_describe(*core.gdram, reinterpret_cast<const void *>(p));
 }
 
 // Why nothing orders the two accesses.
-std::string unordered_because(const Entry &first, const Entry &second, size_t group) {
+std::string unordered_because(const std::vector<CoreContext> &cores, const Entry &first,
+                              const Entry &second, size_t group) {
   if (union_task(*first.access, group) != union_task(*second.access, group))
     return group == 1 ? "with nothing ordering them: tasks of a BLOCK launch are never ordered, "
                         "not even when one runs after the other on the same core"
                       : "with nothing ordering them: different UnionN tasks are never ordered, "
                         "not even when one runs after the other on the same cluster";
-  if (first.access->space == Space::kSram) return "with no __sync_cluster() between them";
+  const bool one_cluster = cores[first.log->core].physical_cluster ==
+                           cores[second.log->core].physical_cluster;
+  if (first.access->space == Space::kSram && one_cluster)
+    return "with no __sync_cluster() between them";
+  if (first.access->space == Space::kSram)  // a copy into another cluster's SRAM
+    return "with no __sync_all() between them (only it orders the cores of two clusters)";
   return "with no barrier ordering them (the cores of one UnionN task are ordered by __sync_all, "
          "those of a cluster also by __sync_cluster)";
 }
@@ -317,8 +327,9 @@ std::string describe_race(const std::vector<CoreContext> &cores, const Entry &fi
   const CoreContext &a_core = cores[first.log->core];
   return fmt::format("{} race: {} {} {} bytes at {} and {} {} it, {}", space_name(a.space),
                      describe(a_core, a), a.write ? "writes" : "reads", hi - lo,
-                     describe_place(a_core, a.space, lo), describe(cores[second.log->core], b),
-                     b.write ? "writes" : "reads", unordered_because(first, second, group));
+                     describe_place(cores, a_core, a.space, lo),
+                     describe(cores[second.log->core], b), b.write ? "writes" : "reads",
+                     unordered_because(cores, first, second, group));
 }
 
 }  // namespace
@@ -485,7 +496,7 @@ class Sweep {
 std::string RaceCheck::first_race() const {
   // Reused from launch to launch (launches are serialised), like the logs.
   static Sweep sweep;
-  const size_t group = static_cast<size_t>(cores_[0].core_dim) * cores_[0].cluster_dim;
+  const size_t group = cores_[0].launch->union_tasks;
   sweep.clear(cores_.size(), group);
   std::string incomplete;
   for (size_t i = 0; i < cores_.size(); ++i) {

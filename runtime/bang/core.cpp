@@ -151,6 +151,13 @@ void fault_alignment(const CoreContext &c, const char *op, const char *operand, 
                        c.rules.vector_count_align));
 }
 
+void fault_outside_range(const CoreContext &c, const char *op, double x, double lo, double hi) {
+  fault(c, fmt::format("{}: an element of src is {}, outside [{}, {}], the input range Cambricon "
+                       "documents for it (bang_device_functions_decls.h); the device's result "
+                       "there is not defined",
+                       op, x, lo, hi));
+}
+
 std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi) {
   Space s;
   return fmt::format("{} ({} bytes)", where(c, reinterpret_cast<const void *>(lo), &s), hi - lo);

@@ -10,7 +10,9 @@
 #include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/memory_forms.h"
+#include "runtime/logging.h"
 #include "runtime/memory_core.h"
+#include "runtime/onchip_memory.h"
 #include "runtime/scheduler.h"
 #include "runtime/segments.h"
 
@@ -114,22 +116,30 @@ Step copy_step(CoreContext &c, const char *op, const char *dir_name, const Direc
   return step;
 }
 
-}  // namespace
-
-void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirection_t dir,
-          int dst_stride, int src_stride, int segnum, bool async) {
-  CoreContext &c = this_core();
-  const DirectionInfo d = direction_info(dir);
-  const char *dir_name = mlusimDirectionName(dir);
+// The two sides of a copy of segnum + 1 segments of `size` bytes, checked
+// for negative arguments and to lie in the direction's spaces as the calling
+// core sees them.
+struct CopySides {
+  Segments to, from;
+};
+[[gnu::always_inline]] inline CopySides copy_sides(const CoreContext &c, const char *label, const DirectionInfo &d, void *dst,
+                     const void *src, int size, int dst_stride, int src_stride, int segnum) {
   if (size < 0 || segnum < 0 || dst_stride < 0 || src_stride < 0)
-    fault(c, fmt::format("{} {}: negative size {}, stride ({}, {}) or segnum {}", op, dir_name,
-                         size, dst_stride, src_stride, segnum));
+    fault(c, fmt::format("{}: negative size {}, stride ({}, {}) or segnum {}", label, size,
+                         dst_stride, src_stride, segnum));
   const size_t n = static_cast<size_t>(size), segs = static_cast<size_t>(segnum) + 1;
-  const Segments to{reinterpret_cast<uintptr_t>(dst), n, static_cast<size_t>(dst_stride), segs};
-  const Segments from{reinterpret_cast<uintptr_t>(src), n, static_cast<size_t>(src_stride), segs};
-  const char *label = copy_label(async, dir);
-  require_space(c, label, "dst", d.dst, dst, to.hi() - to.lo);
-  require_space(c, label, "src", d.src, src, from.hi() - from.lo);
+  const CopySides s{
+      Segments{reinterpret_cast<uintptr_t>(dst), n, static_cast<size_t>(dst_stride), segs},
+      Segments{reinterpret_cast<uintptr_t>(src), n, static_cast<size_t>(src_stride), segs}};
+  require_space(c, label, "dst", d.dst, dst, s.to.hi() - s.to.lo);
+  require_space(c, label, "src", d.src, src, s.from.hi() - s.from.lo);
+  return s;
+}
+
+// Moves (or queues, if async) a checked copy: hazards, the race check's log,
+// the counters, its step. Inlined: copy() is the hot path of every __memcpy.
+[[gnu::always_inline]] inline void transfer(CoreContext &c, const char *op, const char *label, mluMemcpyDirection_t dir,
+              const DirectionInfo &d, const CopySides &s, bool async) {
   if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
   // A synchronous copy waits for the async copies queued before it on its pipe.
   if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
@@ -137,21 +147,80 @@ void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirecti
   // async copies included (runtime/pipe_hazards.h).
   bool ordered = false;
   if (!c.pending.empty()) {
-    ordered |= hazard_check(c, label, from, false, d.pipe);
-    ordered |= hazard_check(c, label, to, true, d.pipe);
+    ordered |= hazard_check(c, label, s.from, false, d.pipe);
+    ordered |= hazard_check(c, label, s.to, true, d.pipe);
   }
-  if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, to, from, d.pipe);
+  if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, s.to, s.from, d.pipe);
   if (async && c.scalar_marked)
-    scalar_mark_check(c, label, to, d.dst == Space::kNram, from, d.src == Space::kNram);
-  log_copy_side(c, d.src, from, false, label);
-  log_copy_side(c, d.dst, to, true, label);
+    scalar_mark_check(c, label, s.to, d.dst == Space::kNram, s.from, d.src == Space::kNram);
+  log_copy_side(c, d.src, s.from, false, label);
+  log_copy_side(c, d.dst, s.to, true, label);
 
-  c.bytes_moved[dir] += static_cast<double>(n * segs);
-  issue(c, copy_step(c, op, dir_name, d, to, from, async, ordered));
+  c.bytes_moved[dir] += static_cast<double>(s.to.bytes * s.to.count);
+  issue(c, copy_step(c, op, mlusimDirectionName(dir), d, s.to, s.from, async, ordered));
   if (async)
-    c.pending.push_back(PendingCopy{to, from, d.pipe, label, c.where, c.issued});
+    c.pending.push_back(PendingCopy{s.to, s.from, d.pipe, label, c.where, c.issued});
   else
-    move_data(c, label, to, from);
+    move_data(c, label, s.to, s.from);
+}
+
+}  // namespace
+
+void copy(const char *op, void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+          int dst_stride, int src_stride, int segnum, bool async) {
+  CoreContext &c = this_core();
+  const DirectionInfo d = direction_info(dir);
+  const char *label = copy_label(async, dir);
+  transfer(c, op, label, dir, d,
+           copy_sides(c, label, d, dst, src, size, dst_stride, src_stride, segnum), async);
+}
+
+namespace {
+
+// The physical cluster whose SRAM a copy to `cluster` (a clusterId of the
+// caller's UnionN task) writes; a fault for any cluster the task lacks.
+int destination_cluster(const CoreContext &c, const char *label, int cluster) {
+  const int clusters = c.launch->union_clusters;
+  const int own = clusters > 0 ? c.physical_cluster % clusters : 0;
+  if (cluster == own) return c.physical_cluster;
+  if (clusters == 0)
+    fault(c, fmt::format("{} to cluster {}: a BLOCK task has no other cluster (it shares no SRAM "
+                         "and communicates with no other cluster, BANG C guide 3.3.6.3); launch "
+                         "the kernel as UNION2 or more",
+                         label, cluster));
+  if (cluster < 0 || cluster >= clusters)
+    fault(c, fmt::format("{} to cluster {}: a UNION{} task has clusters 0 to {} (clusterId)",
+                         label, cluster, clusters, clusters - 1));
+  const int target = c.physical_cluster - own + cluster;
+  if (static_cast<size_t>(target) >= c.launch->srams.size())  // clusters no multiple of N
+    fault(c, fmt::format("{} to cluster {}: that cluster of this UNION{} task runs in another "
+                         "wave on this device, which mlusim does not simulate",
+                         label, cluster, clusters));
+  return target;
+}
+
+}  // namespace
+
+void copy_to_cluster(const char *op, void *dst, const void *src, int size,
+                     mluMemcpyDirection_t dir, int dst_stride, int src_stride, int segnum,
+                     int cluster, bool async) {
+  CoreContext &c = this_core();
+  const DirectionInfo d = direction_info(dir);
+  const char *label = copy_label(async, dir);
+  if (dir != SRAM2SRAM)
+    fault(c, fmt::format("{} to cluster {}: the form naming a destination cluster copies "
+                         "SRAM2SRAM only (Cambricon's bang_device_functions.h traps with "
+                         "TRAP_BANG_UNSUPPORTED_MEMCPY_DIR on any other direction)",
+                         label, cluster));
+  const int target = destination_cluster(c, label, cluster);
+  CopySides s = copy_sides(c, label, d, dst, src, size, dst_stride, src_stride, segnum);
+  if (target == c.physical_cluster) return transfer(c, op, label, dir, d, s, async);
+  // dst names the place in this cluster's SRAM layout; the bytes go to the
+  // same place in the other cluster's SRAM.
+  s.to.lo += reinterpret_cast<uintptr_t>(c.launch->srams[static_cast<size_t>(target)]) -
+             reinterpret_cast<uintptr_t>(c.sram);
+  transfer(c, op, label, dir, d, s, async);
+  onchip_stray_store(s.to.lo);  // the next launch refills that cluster's SRAM too
 }
 
 void gather(const char *op, void *dst, const void *src, const unsigned int *offsets,
@@ -278,10 +347,30 @@ void fence(const char *op, unsigned mask) {
   if (!c.pending.empty()) land_copies(c, mask);
 }
 
+// A barrier in a BLOCK task, which has no cluster to meet (clusterDim 0):
+// Cambricon's bang_device_functions.h makes every barrier there a plain
+// `sync` of the core's own pipes, and boards run such kernels (mlu-ops'
+// nms_rotated calls __sync_cluster() in its BLOCK launch). The guide says a
+// BLOCK task shares no SRAM and talks to no other cluster (3.3.6.3): the
+// launch's log says so once.
+void pass_block_barrier(CoreContext &c, const char *op) {
+  fence(op, kAllPipes);
+  std::atomic<bool> &noted = c.launch->block_barrier_noted;
+  if (noted.load(std::memory_order_relaxed) || noted.exchange(true, std::memory_order_relaxed))
+    return;
+  log::kernel().warn(
+      "kernel '{}' [{}, task {}]{}{}: {}() in a BLOCK task: a BLOCK task shares no SRAM and "
+      "communicates with no other core (BANG C guide 3.3.6.3), so there is nobody to wait for; "
+      "Cambricon's bang_device_functions.h makes a barrier there (clusterDim 0) a fence of the "
+      "core's own pipes, which mlusim does too (as __sync()). Launch the kernel as UNION1 or "
+      "more if its cores must meet. (Noted once per launch.)",
+      c.launch->kernel, core_name(c), c.task_id, c.where != nullptr ? " at " : "",
+      c.where != nullptr ? c.where : "", op);
+}
+
 void barrier(BarrierScope scope, const char *op) {
   CoreContext &c = this_core();
-  if (!c.launch->is_union)
-    fault(c, fmt::format("{} needs a UNION task; this kernel was launched as BLOCK", op));
+  if (!c.launch->is_union) return pass_block_barrier(c, op);
   if ((scope == BarrierScope::kUnionIpu || scope == BarrierScope::kClusterIpu) && c.is_mpu) {
     pass_compute_barrier(c, op);  // not a participant: it neither waits nor is waited for
     return;

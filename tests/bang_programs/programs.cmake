@@ -4,7 +4,7 @@
 set(MLUSIM_BANG_PROGRAMS
   vector_add_block full_nram sram_staged pipeline matmul nram_overdeclared bad_launch_type
   scalar_hazard implicit_bang_h deduced_launch extern_onchip vector_registers scalar_types
-  bang_arch inline_assembly fusion_codes
+  bang_arch inline_assembly fusion_codes arch_gates
   "template_main template_kernels" "file_local_a file_local_b" "header_onchip_a header_onchip_b")
 set(dir ${CMAKE_CURRENT_SOURCE_DIR}/bang_programs)
 foreach(program ${MLUSIM_BANG_PROGRAMS})
@@ -55,6 +55,29 @@ foreach(archs "--bang-mlu-arch=mtp_270" "--bang-mlu-arch=mtp_290"
            -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_bang_arch${suffix} -DSOURCES=${dir}/bang_arch.mlu
            "-DARCHS=${archs}" -P ${dir}/cncc_build_and_run.cmake)
 endforeach()
+# Intrinsics by architecture (include/mlusim/bang/architecture.h): the program
+# runs on the architectures it is written for, and a call of an intrinsic the
+# target lacks is a compile error naming the intrinsic, the architecture and
+# the program's line.
+foreach(archs "--bang-arch=compute_30" "--bang-mlu-arch=mtp_270")
+  string(REGEX REPLACE "--bang-(mlu-)?arch=" "_" suffix "${archs}")
+  add_test(NAME bang_arch_gates_cncc${suffix} COMMAND ${CMAKE_COMMAND}
+           -DCNCC=${MLUSIM_CNCC_EXECUTABLE} -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_arch_gates${suffix}
+           -DSOURCES=${dir}/arch_gates.mlu "-DARCHS=${archs}" -P ${dir}/cncc_build_and_run.cmake)
+endforeach()
+function(mlusim_arch_gate_test name define arch expected)
+  add_test(NAME bang_arch_gate_${name}
+           COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/arch_gates.mlu -D${define} --bang-mlu-arch=${arch}
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/arch_gate_${name})
+  set_tests_properties(bang_arch_gate_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}")
+endfunction()
+mlusim_arch_gate_test(div_on_mtp_372 CALL_DIV mtp_372
+  "arch_gates.mlu:33:[0-9]+: error: [^\n]*mlusim: __bang_div \\(dst, src0, src1, count\\) needs MLU300 or later but not mtp_372 [^\n]*; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+mlusim_arch_gate_test(recip_on_mtp_270 CALL_RECIP mtp_270
+  "arch_gates.mlu:35:[0-9]+: error: [^\n]*mlusim: __bang_recip needs MLU300 or later \\(__BANG_ARCH__ >= 300\\); this program is built for mtp_270 \\(__BANG_ARCH__ 270\\)")
+mlusim_arch_gate_test(int_band_on_mtp_290 BAND_INT mtp_290
+  "arch_gates.mlu:42:[0-9]+: error: [^\n]*mlusim: __bang_band of int or short needs MLU300 or later [^\n]*; this program is built for mtp_290 \\(__BANG_ARCH__ 290\\)")
+
 add_test(NAME bang_unsimulated_arch_is_an_error
          COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/bang_arch.mlu --bang-mlu-arch=mtp_592 -o
                  ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_arch)

@@ -10,25 +10,40 @@
 #include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 
-#define MLUSIM_FLOAT_FUNCTION(name, expr)                                                   \
+// dst[i] = expr of x = src[i], after `check` (a statement on x and T).
+#define MLUSIM_ELEMENT_FUNCTION(name, check, expr)                                          \
   template <typename T>                                                                     \
   void name(T *dst, const T *src, int count) {                                              \
     static_assert(mlusim::detail::is_float_or_half<T>,                                      \
                   #name ": mlusim has it for float and half only");                         \
     mlusim::detail::unary(#name, dst, src, count, [](auto v) {                              \
       const float x = static_cast<float>(v);                                                \
+      check;                                                                                \
       return static_cast<decltype(v)>(expr);                                                \
     });                                                                                     \
   }
+#define MLUSIM_FLOAT_FUNCTION(name, expr) MLUSIM_ELEMENT_FUNCTION(name, (void)0, expr)
+// One whose input range Cambricon documents (float's, half's): an element
+// outside it, NaN included, faults, as the device's result there is not defined.
+#define MLUSIM_RANGED_FUNCTION(name, expr, float_lo, float_hi, half_lo, half_hi)            \
+  MLUSIM_ELEMENT_FUNCTION(                                                                  \
+      name,                                                                                 \
+      constexpr double lo = sizeof(T) == 2 ? half_lo : float_lo;                            \
+      constexpr double hi = sizeof(T) == 2 ? half_hi : float_hi;                            \
+      if (!(x >= lo && x <= hi)) [[unlikely]]                                               \
+        mlusim::detail::fault_outside_range(mlusim::this_core(), #name, x, lo, hi),         \
+      expr)
 MLUSIM_FLOAT_FUNCTION(__bang_active_abs, std::fabs(x))
 MLUSIM_FLOAT_FUNCTION(__bang_active_relu, x > 0.0f ? x : 0.0f)
 MLUSIM_FLOAT_FUNCTION(__bang_active_recip, 1.0f / x)
 MLUSIM_FLOAT_FUNCTION(__bang_active_reciphp, 1.0f / x)  // the high-precision reciprocal
-MLUSIM_FLOAT_FUNCTION(__bang_active_recip_greater_1, 1.0f / x)  // the fast path for x > 1
+// The fast path for x >= 1 (Cambricon: "The element values of <src> are in the range [1, 63487]").
+MLUSIM_RANGED_FUNCTION(__bang_active_recip_greater_1, 1.0f / x, 1, 63487, 1, 63487)
 MLUSIM_FLOAT_FUNCTION(__bang_active_sqrt, std::sqrt(x))
 MLUSIM_FLOAT_FUNCTION(__bang_active_rsqrt, 1.0f / std::sqrt(x))
 MLUSIM_FLOAT_FUNCTION(__bang_active_exp, std::exp(x))
-MLUSIM_FLOAT_FUNCTION(__bang_active_exp_less_0, std::exp(x))  // the fast path for x < 0
+// The fast path for x <= 0 (Cambricon: [-3.4e38, 0] for float, [-65504, 0] for half).
+MLUSIM_RANGED_FUNCTION(__bang_active_exp_less_0, std::exp(x), -3.4e38, 0, -65504, 0)
 MLUSIM_FLOAT_FUNCTION(__bang_active_exphp, std::exp(x))       // the high-precision exp
 MLUSIM_FLOAT_FUNCTION(__bang_active_log, std::log(x))         // natural logarithm
 MLUSIM_FLOAT_FUNCTION(__bang_active_sigmoid, 1.0f / (1.0f + std::exp(-x)))
@@ -44,7 +59,9 @@ MLUSIM_FLOAT_FUNCTION(__bang_log2, std::log2(x))
 MLUSIM_FLOAT_FUNCTION(__bang_pow2, std::exp2(x))
 MLUSIM_FLOAT_FUNCTION(__bang_sin, std::sin(x))
 MLUSIM_FLOAT_FUNCTION(__bang_cos, std::cos(x))
+#undef MLUSIM_RANGED_FUNCTION
 #undef MLUSIM_FLOAT_FUNCTION
+#undef MLUSIM_ELEMENT_FUNCTION
 
 template <typename T>
 void __bang_div(T *dst, const T *a, const T *b, int count) {

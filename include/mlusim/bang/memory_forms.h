@@ -3,7 +3,8 @@
 //    repeated (segnum2 + 1) times `stride1` apart; dst and src each have their
 //    own strides, in Cambricon's argument order (dst's stride0, segnum1,
 //    stride1, segnum2, then src's).
-//  - to a cluster: a fifth argument names the cluster whose SRAM receives.
+//  - to a cluster: a last argument names the cluster of the UnionN task whose
+//    SRAM receives (SRAM2SRAM: Cambricon's bang_device_functions.h).
 //  - __gather: elements at offsets an NRAM vector holds, packed at a stride.
 #pragma once
 
@@ -38,15 +39,12 @@ inline void copy_3d(const char *op, void *dst, const void *src, int size,
          dst_segnum1, async);
 }
 
-// mlusim simulates one cluster's SRAM per core context; a copy into another
-// cluster's SRAM needs the launch's other clusters and is refused, not faked.
-inline void require_own_cluster(const char *op, int cluster_id) {
-  const CoreContext &c = this_core();
-  if (cluster_id != c.cluster_id)
-    fault(c, std::string(op) + ": copy to cluster " + std::to_string(cluster_id) +
-                 " from cluster " + std::to_string(c.cluster_id) +
-                 ": copies into another cluster's SRAM are not simulated yet");
-}
+// A copy from this cluster's SRAM into the same place of cluster `cluster`'s
+// SRAM (BANG C's id_dst_cluster: clusterId within the UnionN task; SRAM2SRAM
+// only), as a strided copy.
+void copy_to_cluster(const char *op, void *dst, const void *src, int size,
+                     mluMemcpyDirection_t dir, int dst_stride, int src_stride, int segnum,
+                     int cluster, bool async);
 
 // `count` transfers of `size` bytes: the i-th from src + offsets[i] bytes to
 // dst + i * dst_stride (offsets: `count` unsigned ints in NRAM).
@@ -71,14 +69,19 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
 }
 
 inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
-                     int cluster_id) {
-  mlusim::detail::require_own_cluster("__memcpy", cluster_id);
-  mlusim::detail::copy("__memcpy", dst, src, size, dir, size, size, 0, false);
+                     int id_dst_cluster) {
+  mlusim::detail::copy_to_cluster("__memcpy", dst, src, size, dir, size, size, 0, id_dst_cluster,
+                                  false);
 }
 inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
-                           int cluster_id) {
-  mlusim::detail::require_own_cluster("__memcpy_async", cluster_id);
-  mlusim::detail::copy("__memcpy_async", dst, src, size, dir, size, size, 0, true);
+                           int id_dst_cluster) {
+  mlusim::detail::copy_to_cluster("__memcpy_async", dst, src, size, dir, size, size, 0,
+                                  id_dst_cluster, true);
+}
+inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t dir,
+                     int dst_stride, int src_stride, int segnum, int id_dst_cluster) {
+  mlusim::detail::copy_to_cluster("__memcpy", dst, src, size, dir, dst_stride, src_stride, segnum,
+                                  id_dst_cluster, false);
 }
 
 // A gather (mlu-ops: generate_proposals_v2 and roi_align_rotated for MLU500,

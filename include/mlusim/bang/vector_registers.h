@@ -16,6 +16,7 @@
 #include <string>
 #include <type_traits>
 
+#include "mlusim/bang/target.h"
 #include "mlusim/bang/vector.h"
 
 #ifndef __MLUSIM_CNCC__  // mlusim-cncc translates the qualifier itself
@@ -153,19 +154,10 @@ void __vv_load(mlusim_vector_register<T> &dst, const T *src,
   std::memcpy(dst.lanes, src, mlusim::bang::registers::nram_lanes("__vv_load", src, count, false));
 }
 
-#define MLUSIM_VV_TEXT(x) #x
-#define MLUSIM_VV_STRING(x) MLUSIM_VV_TEXT(x)
-#if defined(__MLUSIM_BANG_MLU_ARCH__) && defined(__BANG_ARCH__)
-#define MLUSIM_VV_ARCH                                                                 \
-  "built for " MLUSIM_VV_STRING(__MLUSIM_BANG_MLU_ARCH__) " (__BANG_ARCH__ " MLUSIM_VV_STRING( \
-      __BANG_ARCH__) ")"
-#else
-#define MLUSIM_VV_ARCH "built without --bang-mlu-arch"
-#endif
 #define MLUSIM_VECTOR_REGISTER_INTRINSIC(Result, name)                                     \
   template <typename... Args>                                                              \
   [[gnu::error("mlusim: " #name " is a vector-register intrinsic, which mlusim does not "  \
-               "simulate; this program is " MLUSIM_VV_ARCH " (docs/bang_c_intrinsics.md)")]] \
+               "simulate; this program is " MLUSIM_BUILT_FOR " (docs/bang_c_intrinsics.md)")]] \
   Result name(Args...);
 MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_mulh)
 MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_and)
@@ -173,6 +165,3 @@ MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_or)
 MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_xor)
 MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_trixor)
 #undef MLUSIM_VECTOR_REGISTER_INTRINSIC
-#undef MLUSIM_VV_ARCH
-#undef MLUSIM_VV_STRING
-#undef MLUSIM_VV_TEXT

@@ -123,13 +123,22 @@ enum class HazardMode : uint8_t { kWarn, kFault, kOff };
 struct LaunchShared {
   const char *kernel = "";
   bool is_union = false;
+  // The launch's shape as mlusim's own code reads it (the built-ins are the
+  // device's: clusterDim is 0 in a BLOCK task). A UnionN task spans N
+  // consecutive physical clusters, union_tasks of its tasks; 0 and 1 for BLOCK.
+  int union_clusters = 0;
+  size_t union_tasks = 1;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
   HazardMode hazards = HazardMode::kWarn;
   HazardReports *hazard_reports = nullptr;  // the pairs of sites reported so far
+  std::vector<std::byte *> srams;  // each physical cluster's SRAM (copies to another cluster)
   // A memory core skipped an instruction that needs NRAM or WRAM, or a barrier
   // of the compute cores alone (noted once per launch).
   std::atomic<bool> memory_core_skipped{false};
+  // A BLOCK task passed a barrier, which has nobody to wait for there (noted
+  // once per launch).
+  std::atomic<bool> block_barrier_noted{false};
 };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
@@ -394,6 +403,10 @@ void next_step_chunk(CoreContext &c);
 size_t first_step_needed(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes, size_t element_align);
+// An element x of an intrinsic's input outside the range [lo, hi] Cambricon
+// documents for it.
+[[noreturn]] void fault_outside_range(const CoreContext &c, const char *op, double x, double lo,
+                                      double hi);
 // Who makes an access the hazard checks look at: a copy's or fill's DMA pipe,
 // kPipeCount for a vector or tensor instruction, kScalarCode for scalar kernel code.
 constexpr Pipe kScalarCode = static_cast<Pipe>(kPipeCount + 1);
