@@ -142,12 +142,11 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 }
 
 void fault_alignment(const CoreContext &c, const char *op, const char *operand, const void *p,
-                     size_t bytes, size_t element_align) {
+                     size_t bytes) {
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
   fault(c, fmt::format("{}: {} at NRAM +{:#x} with {} bytes breaks the vector alignment rules "
                        "(start aligned to {} bytes, size a multiple of {} bytes)",
-                       op, operand, off, bytes,
-                       std::max<size_t>(c.rules.nram_align_mask + 1, element_align),
+                       op, operand, off, bytes, c.rules.nram_align_mask + 1,
                        c.rules.vector_count_align));
 }
 

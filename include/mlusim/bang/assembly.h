@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "mlusim/bang/vector.h"
 
@@ -107,6 +108,41 @@ T fuse_apply(FuseOp op, T a, T b) {
   return T{};
 }
 
+// out[i] = in[i], then each step in order on it.
+template <typename T>
+void fuse_chain(T *out, const T *in, size_t n, const FuseStep<T> *steps, size_t step_count) {
+  for (size_t i = 0; i < n; ++i) {
+    T acc = in[i];
+    for (const FuseStep<T> *s = steps; s != steps + step_count; ++s)
+      acc = fuse_apply(s->op, acc, s->vector != nullptr ? s->vector[i] : s->scalar);
+    out[i] = acc;
+  }
+}
+
+// The chain on aligned copies of its operands (detail/unaligned.h), for an
+// operand off its element's alignment.
+template <typename T>
+[[gnu::noinline]] void fuse_chain_on_copies(void *dst, const void *src, size_t n,
+                                          std::initializer_list<FuseStep<T>> steps) {
+  using ::mlusim::detail::StagedOperand;
+  const ::mlusim::detail::HeapHeld held(this_core());
+  const size_t bytes = n * sizeof(T);
+  std::vector<StagedOperand> staged{
+      {reinterpret_cast<uintptr_t>(dst), bytes, alignof(T), true, 0},
+      {reinterpret_cast<uintptr_t>(src), bytes, alignof(T), false, 0}};
+  for (const FuseStep<T> &s : steps)
+    staged.push_back({reinterpret_cast<uintptr_t>(s.vector), s.vector != nullptr ? bytes : 0,
+                      alignof(T), false, 0});
+  const ::mlusim::detail::Staging staging(this_core(), staged.data(), staged.size());
+  std::vector<FuseStep<T>> on_copies(steps);
+  for (size_t i = 0; i < on_copies.size(); ++i)
+    if (on_copies[i].vector != nullptr)
+      on_copies[i].vector = reinterpret_cast<const T *>(staged[2 + i].copy);
+  fuse_chain(reinterpret_cast<T *>(staged[0].copy), reinterpret_cast<const T *>(staged[1].copy), n,
+             on_copies.data(), on_copies.size());
+  staging.write_back();
+}
+
 }  // namespace assembly
 
 // fuse.nram.<t> [dst], count, [src], .op(x), ... (and div.scalar.nram.<t>, a
@@ -120,22 +156,21 @@ void asm_fuse(const char *instruction, void *dst, int count, const void *src,
   CoreContext &c = this_core();
   const size_t n = ::mlusim::detail::checked_count(instruction, count), bytes = n * sizeof(T);
   const T *first_vector = nullptr;
+  uintptr_t starts = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
   for (const FuseStep<T> &s : steps) {
     if (s.vector == nullptr) continue;
-    require_vector_operand(c, instruction, "step operand", s.vector, bytes, alignof(T));
+    require_vector_operand(c, instruction, "step operand", s.vector, bytes);
     check_read(c, instruction, s.vector, bytes);
     if (first_vector == nullptr) first_vector = s.vector;
+    starts |= reinterpret_cast<uintptr_t>(s.vector);
   }
   ::mlusim::detail::vector_op<T>(instruction, dst, bytes, src, bytes, first_vector,
                        first_vector != nullptr ? bytes : 0, n);
-  T *out = static_cast<T *>(dst);
-  const T *in = static_cast<const T *>(src);
-  for (size_t i = 0; i < n; ++i) {
-    T acc = in[i];
-    for (const FuseStep<T> &s : steps)
-      acc = assembly::fuse_apply(s.op, acc, s.vector != nullptr ? s.vector[i] : s.scalar);
-    out[i] = acc;
-  }
+  if ((starts & (alignof(T) - 1)) == 0) [[likely]]
+    assembly::fuse_chain(static_cast<T *>(dst), static_cast<const T *>(src), n, steps.begin(),
+                         steps.size());
+  else
+    assembly::fuse_chain_on_copies(dst, src, n, steps);
 }
 
 // gather.clean.nram.nram.nram.b32.u32 [dst], [src], [offsets], count:
@@ -146,15 +181,20 @@ inline void asm_gather_b32(const char *instruction, void *dst, const void *src,
   CoreContext &c = this_core();
   const size_t n = ::mlusim::detail::checked_count(instruction, count), bytes = n * sizeof(uint32_t);
   ::mlusim::detail::vector_op<uint32_t>(instruction, dst, bytes, offsets, bytes, nullptr, 0, n);
-  const uint32_t *offset = static_cast<const uint32_t *>(offsets);
+  // Each 32-bit word moves by bytes: offsets and dst may start anywhere.
+  const auto offset = [offsets](size_t i) {
+    uint32_t o;
+    std::memcpy(&o, static_cast<const std::byte *>(offsets) + i * sizeof(o), sizeof(o));
+    return o;
+  };
   for (size_t i = 0; i < n; ++i) {
-    const std::byte *p = static_cast<const std::byte *>(src) + offset[i];
+    const std::byte *p = static_cast<const std::byte *>(src) + offset(i);
     require_onchip(c, instruction, "src", Space::kNram, p, sizeof(uint32_t));
     check_read(c, instruction, p, sizeof(uint32_t));
   }
   for (size_t i = 0; i < n; ++i)
     std::memcpy(static_cast<std::byte *>(dst) + i * sizeof(uint32_t),
-                static_cast<const std::byte *>(src) + offset[i], sizeof(uint32_t));
+                static_cast<const std::byte *>(src) + offset(i), sizeof(uint32_t));
 }
 
 }  // namespace mlusim::bang

@@ -60,12 +60,20 @@ void fusion(mlusimFusionOp_t op, T *dst, const T *src0, FusionOperand<T> src1,
   if (op < FUSION_FMA || op > FUSION_FSS)
     fault(this_core(), std::string(name) + ": unknown operation " + std::to_string(op));
   const size_t n = checked_count(name, count), bytes = n * sizeof(T);
-  vector_op<T>(name, dst, bytes, src0, bytes, src1.vector, src1.vector ? bytes : 0, n);
+  const size_t bytes1 = src1.vector ? bytes : 0, bytes2 = src2.vector ? bytes : 0;
+  vector_op<T>(name, dst, bytes, src0, bytes, src1.vector, bytes1, n);
   if (src2.vector != nullptr) {  // vector_op checks two sources; the third here
-    require_vector_operand(this_core(), name, "src2", src2.vector, bytes, alignof(T));
+    require_vector_operand(this_core(), name, "src2", src2.vector, bytes);
     check_read(this_core(), name, src2.vector, bytes);
   }
-  for (size_t i = 0; i < n; ++i) dst[i] = fuse(op, src0[i], src1.at(i), src2.at(i));
+  on_aligned(
+      [op, n, scalar1 = src1.scalar, scalar2 = src2.scalar](T *d, const T *s0, const T *v1,
+                                                            const T *v2) {
+        const FusionOperand<T> s1{v1, scalar1}, s2{v2, scalar2};
+        for (size_t i = 0; i < n; ++i) d[i] = fuse(op, s0[i], s1.at(i), s2.at(i));
+      },
+      Operand{dst, bytes}, Operand{src0, bytes}, Operand{src1.vector, bytes1},
+      Operand{src2.vector, bytes2});
 }
 
 }  // namespace mlusim::detail

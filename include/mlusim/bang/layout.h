@@ -52,8 +52,12 @@ template <typename T, typename To>
 void turn(const char *op, T *dst, const T *src, int height, int width, To to) {
   const size_t h = checked_count(op, height), w = checked_count(op, width);
   rearrangement(op, dst, src, h * w, h * w, false);
-  for (size_t i = 0; i < h; ++i)
-    for (size_t j = 0; j < w; ++j) dst[to(i, j, h, w)] = src[i * w + j];
+  on_aligned(
+      [&](T *d, const T *s) {
+        for (size_t i = 0; i < h; ++i)
+          for (size_t j = 0; j < w; ++j) d[to(i, j, h, w)] = s[i * w + j];
+      },
+      Operand{dst, h * w * sizeof(T)}, Operand{src, h * w * sizeof(T)});
 }
 
 }  // namespace mlusim::detail
@@ -92,7 +96,12 @@ void __bang_pad(T *dst, const T *src, int channel, int height, int width, int pa
                right = checked_count(op, pad_right);
   const size_t out_w = left + w + right, out_h = top + h + bottom;
   mlusim::detail::rearrangement(op, dst, src, h * w * c, out_h * out_w * c, true);
-  std::fill(dst, dst + out_h * out_w * c, T(0));
-  for (size_t y = 0; y < h; ++y)
-    std::copy(src + y * w * c, src + (y + 1) * w * c, dst + ((top + y) * out_w + left) * c);
+  mlusim::detail::on_aligned(
+      [&](T *d, const T *s) {
+        std::fill(d, d + out_h * out_w * c, T(0));
+        for (size_t y = 0; y < h; ++y)
+          std::copy(s + y * w * c, s + (y + 1) * w * c, d + ((top + y) * out_w + left) * c);
+      },
+      mlusim::detail::Operand{dst, out_h * out_w * c * sizeof(T)},
+      mlusim::detail::Operand{src, h * w * c * sizeof(T)});
 }

@@ -33,9 +33,13 @@ void library_map(const char *op, int count, D *dst, const S *a, const S *b, F f)
     check_read(c, op, b, in);
   }
   check_write(c, op, dst, out);
-  charge_vector<S>(c, op, access_of(dst, out, a, in, b, b != nullptr ? in : 0),
-                   in > out ? in : out, n);
-  for (size_t i = 0; i < n; ++i) dst[i] = f(a[i], b != nullptr ? b[i] : S{});
+  const size_t b_bytes = b != nullptr ? in : 0;
+  charge_vector<S>(c, op, access_of(dst, out, a, in, b, b_bytes), in > out ? in : out, n);
+  on_aligned(
+      [n, f](D *d, const S *x, const S *y) {
+        for (size_t i = 0; i < n; ++i) d[i] = f(x[i], y != nullptr ? y[i] : S{});
+      },
+      Operand{dst, out}, Operand{a, in}, Operand{b, b_bytes});
 }
 
 inline int32_t truncating_div(int32_t x, int32_t y) {

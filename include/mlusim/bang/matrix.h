@@ -140,22 +140,27 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
     issue_tensor(op, out_op, {in_op, kernel_op}, macs, matrix_rate<S, K>());
 
   const HeapHeld held(c);
-  const auto in = widened(src, s.h * s.w * s.ci);
-  const auto weights = widened(kernel, s.co * window);
-  std::vector<D> out(s.oh * s.ow * s.co);  // dst may overlap src: finish reading first
-  for (size_t y = 0; y < s.oh; ++y, stop_if_asked(c, op))
-    for (size_t x = 0; x < s.ow; ++x)
-      for (size_t o = 0; o < s.co; ++o) {
-        Accumulator<S> sum = 0;
-        for (size_t ky = 0; ky < s.kh; ++ky)
-          for (size_t kx = 0; kx < s.kw; ++kx)
-            sum += dot(&in[((y * s.sy + ky) * s.w + x * s.sx + kx) * s.ci],
-                       &weights[((o * s.kh + ky) * s.kw + kx) * s.ci], s.ci);
-        double value = std::ldexp(static_cast<double>(sum), fix_position);
-        if (bias != nullptr) value += static_cast<double>(bias[o]);
-        out[(y * s.ow + x) * s.co + o] = static_cast<D>(value);
-      }
-  std::copy(out.begin(), out.end(), dst);
+  on_aligned(
+      [&](D *d, const S *in_map, const K *filter, const D *bias_on) {
+        const auto in = widened(in_map, s.h * s.w * s.ci);
+        const auto weights = widened(filter, s.co * window);
+        std::vector<D> out(s.oh * s.ow * s.co);  // dst may overlap src: finish reading first
+        for (size_t y = 0; y < s.oh; ++y, stop_if_asked(c, op))
+          for (size_t x = 0; x < s.ow; ++x)
+            for (size_t o = 0; o < s.co; ++o) {
+              Accumulator<S> sum = 0;
+              for (size_t ky = 0; ky < s.kh; ++ky)
+                for (size_t kx = 0; kx < s.kw; ++kx)
+                  sum += dot(&in[((y * s.sy + ky) * s.w + x * s.sx + kx) * s.ci],
+                             &weights[((o * s.kh + ky) * s.kw + kx) * s.ci], s.ci);
+              double value = std::ldexp(static_cast<double>(sum), fix_position);
+              if (bias_on != nullptr) value += static_cast<double>(bias_on[o]);
+              out[(y * s.ow + x) * s.co + o] = static_cast<D>(value);
+            }
+        std::copy(out.begin(), out.end(), d);
+      },
+      Operand{dst, out_op.bytes}, Operand{src, in_op.bytes}, Operand{kernel, kernel_op.bytes},
+      Operand{bias, bias != nullptr ? s.co * sizeof(D) : 0});
 }
 
 }  // namespace mlusim::detail

@@ -6,6 +6,7 @@
 // __bang_write_zero, the vector unit's fills, are in vector.h.
 #pragma once
 
+#include <cstring>
 #include <string>
 
 #include "mlusim/bang/detail/core.h"
@@ -35,9 +36,15 @@ void set_elements(const char *op, Space space, T *dst, int count, T value, int s
     log_shared(c, space, range, true, false, op);
 
   auto *bytes = reinterpret_cast<std::byte *>(dst);
-  for (size_t r = 0; r < runs; ++r) {
-    T *row = reinterpret_cast<T *>(bytes + r * stride);
-    for (int i = 0; i < count; ++i) row[i] = value;
+  if (((reinterpret_cast<uintptr_t>(dst) | stride) & (alignof(T) - 1)) == 0) [[likely]] {
+    for (size_t r = 0; r < runs; ++r) {
+      T *row = reinterpret_cast<T *>(bytes + r * stride);
+      for (int i = 0; i < count; ++i) row[i] = value;
+    }
+  } else {  // runs off the element's alignment (MLU300 takes any start): by bytes
+    for (size_t r = 0; r < runs; ++r)
+      for (size_t i = 0; i < static_cast<size_t>(count); ++i)
+        std::memcpy(bytes + r * stride + i * sizeof(T), &value, sizeof(T));
   }
 
   Step step{.op = op, .detail = dtype_name<T>(),

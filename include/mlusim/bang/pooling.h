@@ -33,21 +33,25 @@ void pool(const char *op, T *dst, const T *src, int channel, int height, int wid
 
   const HeapHeld held(c);
   std::vector<float> out(oh * ow * ch);  // dst may be src: finish reading first
-  for (size_t y = 0; y < oh; ++y, stop_if_asked(c, op))
-    for (size_t x = 0; x < ow; ++x) {
-      float *acc = &out[(y * ow + x) * ch];
-      for (size_t ky = 0; ky < kh; ++ky)
-        for (size_t kx = 0; kx < kw; ++kx) {
-          const T *in = src + ((y * sy + ky) * w + (x * sx + kx)) * ch;
-          const bool first = ky == 0 && kx == 0;
-          for (size_t k = 0; k < ch; ++k) {
-            const float v = static_cast<float>(in[k]);
-            acc[k] = first ? v : combine(acc[k], v);
-          }
-        }
-    }
   const float scale = average ? 1.0f / static_cast<float>(kh * kw) : 1.0f;
-  for (size_t i = 0; i < out.size(); ++i) dst[i] = static_cast<T>(out[i] * scale);
+  on_aligned(
+      [&](T *d, const T *s) {
+        for (size_t y = 0; y < oh; ++y, stop_if_asked(c, op))
+          for (size_t x = 0; x < ow; ++x) {
+            float *acc = &out[(y * ow + x) * ch];
+            for (size_t ky = 0; ky < kh; ++ky)
+              for (size_t kx = 0; kx < kw; ++kx) {
+                const T *in = s + ((y * sy + ky) * w + (x * sx + kx)) * ch;
+                const bool first = ky == 0 && kx == 0;
+                for (size_t k = 0; k < ch; ++k) {
+                  const float v = static_cast<float>(in[k]);
+                  acc[k] = first ? v : combine(acc[k], v);
+                }
+              }
+          }
+        for (size_t i = 0; i < out.size(); ++i) d[i] = static_cast<T>(out[i] * scale);
+      },
+      Operand{dst, oh * ow * ch * sizeof(T)}, Operand{src, h * w * ch * sizeof(T)});
 }
 
 }  // namespace mlusim::detail
@@ -111,17 +115,21 @@ void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, i
   charge_vector<T>(c, op, mlusim::access_of(dst, index_offset + outputs * 4, src,
                                             h * w * ch * sizeof(T), nullptr, 0),
                    work * sizeof(T), work);
-  for (size_t y = 0; y < oh; ++y)
-    for (size_t x = 0; x < ow; ++x)
-      for (size_t k = 0; k < ch; ++k) {
-        size_t best = 0;
-        T best_value = src[((y * sy) * w + x * sx) * ch + k];
-        for (size_t at = 1; at < kh * kw; ++at) {
-          const T v = src[((y * sy + at / kw) * w + (x * sx + at % kw)) * ch + k];
-          if (v > best_value) best = at, best_value = v;
-        }
-        dst[(y * ow + x) * ch + k] = best_value;
-        const auto at = static_cast<uint32_t>(best);
-        std::memcpy(indices + ((y * ow + x) * ch + k) * sizeof(at), &at, sizeof(at));
-      }
+  on_aligned(
+      [&](T *d, const T *s) {
+        for (size_t y = 0; y < oh; ++y)
+          for (size_t x = 0; x < ow; ++x)
+            for (size_t k = 0; k < ch; ++k) {
+              size_t best = 0;
+              T best_value = s[((y * sy) * w + x * sx) * ch + k];
+              for (size_t at = 1; at < kh * kw; ++at) {
+                const T v = s[((y * sy + at / kw) * w + (x * sx + at % kw)) * ch + k];
+                if (v > best_value) best = at, best_value = v;
+              }
+              d[(y * ow + x) * ch + k] = best_value;
+              const auto at = static_cast<uint32_t>(best);
+              std::memcpy(indices + ((y * ow + x) * ch + k) * sizeof(at), &at, sizeof(at));
+            }
+      },
+      Operand{dst, value_bytes}, Operand{src, h * w * ch * sizeof(T)});
 }

@@ -34,13 +34,17 @@ void __bang_reduce_sum(T *dst, const T *src, int count) {
   const size_t n = mlusim::detail::checked_count(op, count), bytes = n * sizeof(T);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, n);
   const size_t block = mlusim::detail::kReduceBlockBytes / sizeof(T);
-  for (size_t b = 0; b < n; b += block) {
-    const size_t end = std::min(b + block, n);  // a last, partial block where sizes are free
-    float sum = 0;  // read the whole block before dst (which may be src) is written
-    for (size_t i = b; i < end; ++i) sum += static_cast<float>(src[i]);
-    dst[b] = static_cast<T>(sum);
-    for (size_t i = b + 1; i < end; ++i) dst[i] = T(0);
-  }
+  mlusim::detail::on_aligned(
+      [n, block](T *d, const T *s) {
+        for (size_t b = 0; b < n; b += block) {
+          const size_t end = std::min(b + block, n);  // a last, partial block where sizes are free
+          float sum = 0;  // read the whole block before dst (which may be src) is written
+          for (size_t i = b; i < end; ++i) sum += static_cast<float>(s[i]);
+          d[b] = static_cast<T>(sum);
+          for (size_t i = b + 1; i < end; ++i) d[i] = T(0);
+        }
+      },
+      mlusim::detail::Operand{dst, bytes}, mlusim::detail::Operand{src, bytes});
 }
 
 template <typename T>
@@ -53,9 +57,13 @@ T __bang_sum(const T *src, int count) {
   mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
   mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
   mlusim::await_result(c, mlusim::kVectorPipe, op);
-  float sum = 0;
-  for (size_t i = 0; i < n; ++i) sum += static_cast<float>(src[i]);
-  return static_cast<T>(sum);
+  return mlusim::detail::on_aligned(
+      [n](const T *s) {
+        float sum = 0;
+        for (size_t i = 0; i < n; ++i) sum += static_cast<float>(s[i]);
+        return static_cast<T>(sum);
+      },
+      mlusim::detail::Operand{src, n * sizeof(T)});
 }
 
 template <typename T>
@@ -68,9 +76,13 @@ unsigned __bang_count(const T *src, int count) {
   mlusim::detail::require_shaped(c, op, "src", mlusim::Space::kNram, src, n * sizeof(T), true);
   mlusim::detail::charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
   mlusim::await_result(c, mlusim::kVectorPipe, op);
-  unsigned nonzero = 0;
-  for (size_t i = 0; i < n; ++i) nonzero += src[i] != T(0);
-  return nonzero;
+  return mlusim::detail::on_aligned(
+      [n](const T *s) {
+        unsigned nonzero = 0;
+        for (size_t i = 0; i < n; ++i) nonzero += s[i] != T(0);
+        return nonzero;
+      },
+      mlusim::detail::Operand{src, n * sizeof(T)});
 }
 
 namespace mlusim::detail {
@@ -84,13 +96,17 @@ void extreme(const char *op, T *dst, const T *src, int count, Better better) {
   require_shaped(c, op, "dst", Space::kNram, dst, sizeof(T) + sizeof(Index), false);
   charge_vector<T>(c, op, access_of(dst, sizeof(T) + sizeof(Index), src, n * sizeof(T), nullptr, 0),
                    n * sizeof(T), n);
-  size_t best = 0;
-  for (size_t i = 1; i < n; ++i)
-    if (better(src[i], src[best])) best = i;
-  const T value = src[best];
-  const auto index = static_cast<Index>(best);
-  dst[0] = value;
-  std::memcpy(dst + 1, &index, sizeof(Index));
+  on_aligned(
+      [n, better](T *d, const T *s) {
+        size_t best = 0;
+        for (size_t i = 1; i < n; ++i)
+          if (better(s[i], s[best])) best = i;
+        const T value = s[best];
+        const auto index = static_cast<Index>(best);
+        d[0] = value;
+        std::memcpy(d + 1, &index, sizeof(Index));
+      },
+      Operand{dst, sizeof(T) + sizeof(Index)}, Operand{src, n * sizeof(T)});
 }
 }  // namespace mlusim::detail
 

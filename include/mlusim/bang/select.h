@@ -38,13 +38,16 @@ void compare_to_bits(const char *op, T *dst, const T *a, const T *b, int count, 
   require_shaped(c, op, "src1", Space::kNram, b, bytes, true);
   require_shaped(c, op, "dst", Space::kNram, dst, n / 8, false);
   charge_vector<T>(c, op, access_of(dst, n / 8, a, bytes, b, bytes), bytes, n);
-  auto *out = reinterpret_cast<uint8_t *>(dst);  // dst may be a: read each byte's 8 first
-  for (size_t byte = 0; byte < n / 8; ++byte) {
-    uint8_t packed = 0;
-    for (size_t k = 0; k < 8; ++k)
-      packed |= static_cast<uint8_t>(cmp(a[byte * 8 + k], b[byte * 8 + k]) ? 1u << k : 0u);
-    out[byte] = packed;
-  }
+  on_aligned(
+      [n, cmp](uint8_t *out, const T *x, const T *y) {
+        for (size_t byte = 0; byte < n / 8; ++byte) {  // dst may be a: read each byte's 8 first
+          uint8_t packed = 0;
+          for (size_t k = 0; k < 8; ++k)
+            packed |= static_cast<uint8_t>(cmp(x[byte * 8 + k], y[byte * 8 + k]) ? 1u << k : 0u);
+          out[byte] = packed;
+        }
+      },
+      Operand{reinterpret_cast<uint8_t *>(dst), n / 8}, Operand{a, bytes}, Operand{b, bytes});
 }
 
 template <typename T>
@@ -56,11 +59,15 @@ uint32_t find_nonzero(const char *op, const T *src, int count, bool last) {
   check_read(c, op, src, n * sizeof(T));
   charge_vector<T>(c, op, nullptr, src, n * sizeof(T), n);
   await_result(c, kVectorPipe, op);
-  for (size_t k = 0; k < n; ++k) {
-    const size_t i = last ? n - 1 - k : k;
-    if (src[i] != T(0)) return static_cast<uint32_t>(i);
-  }
-  return 0xFFFFFFFFu;
+  return on_aligned(
+      [n, last](const T *s) {
+        for (size_t k = 0; k < n; ++k) {
+          const size_t i = last ? n - 1 - k : k;
+          if (s[i] != T(0)) return static_cast<uint32_t>(i);
+        }
+        return 0xFFFFFFFFu;
+      },
+      Operand{src, n * sizeof(T)});
 }
 
 }  // namespace mlusim::detail
@@ -89,10 +96,14 @@ unsigned __bang_filter_bitindex(T *dst, const T *src, const void *bits, int coun
                                    bytes, n);
   mlusim::await_result(c, mlusim::kVectorPipe, op);
   const auto *mask = static_cast<const uint8_t *>(bits);
-  unsigned kept = 0;  // dst may be src: each element moves down or stays
-  for (size_t i = 0; i < n; ++i)
-    if (mlusim::detail::bit_at(mask, i)) dst[kept++] = src[i];
-  return kept;
+  return mlusim::detail::on_aligned(
+      [n, mask](T *d, const T *s) {
+        unsigned kept = 0;  // dst may be src: each element moves down or stays
+        for (size_t i = 0; i < n; ++i)
+          if (mlusim::detail::bit_at(mask, i)) d[kept++] = s[i];
+        return kept;
+      },
+      mlusim::detail::Operand{dst, bytes}, mlusim::detail::Operand{src, bytes});
 }
 
 template <typename T>

@@ -16,6 +16,7 @@
 
 #include "mlusim/bang/bfloat16.h"
 #include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/unaligned.h"
 
 typedef _Float16 half;
 
@@ -71,22 +72,21 @@ void charge_vector(CoreContext &c, const char *op, const void *dst, const void *
 }
 
 // Checks and charges one vector instruction that writes dst and reads a and b
-// (a source of 0 bytes is none), each aligned to its element: a and b are T,
-// dst is Dst.
-// T decides which dtype's counter the elements go to.
+// (a source of 0 bytes is none): a and b are T, dst is Dst. T decides which
+// dtype's counter the elements go to.
 template <typename T, typename Dst = T>
 void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a, size_t a_bytes,
                const void *b, size_t b_bytes, size_t elements) {
   CoreContext &c = this_core();
-  require_vector_operand(c, op, "dst", dst, dst_bytes, alignof(Dst));
+  require_vector_operand(c, op, "dst", dst, dst_bytes);
   size_t widest = dst_bytes;
   if (a_bytes != 0) {  // a source with bytes is checked, null or not
-    require_vector_operand(c, op, "src0", a, a_bytes, alignof(T));
+    require_vector_operand(c, op, "src0", a, a_bytes);
     check_read(c, op, a, a_bytes);
     widest = a_bytes > widest ? a_bytes : widest;
   }
   if (b_bytes != 0) {
-    require_vector_operand(c, op, "src1", b, b_bytes, alignof(T));
+    require_vector_operand(c, op, "src1", b, b_bytes);
     check_read(c, op, b, b_bytes);
     widest = b_bytes > widest ? b_bytes : widest;
   }
@@ -144,21 +144,30 @@ template <typename T, typename F>
 void binary(const char *op, T *dst, const T *a, const T *b, int count, F f) {
   size_t n = checked_count(op, count), bytes = n * sizeof(T);
   vector_op<T>(op, dst, bytes, a, bytes, b, bytes, n);
-  map(dst, a, b, n, f);
+  on_aligned([n, f](T *d, const T *x, const T *y) { map(d, x, y, n, f); }, Operand{dst, bytes},
+             Operand{a, bytes}, Operand{b, bytes});
 }
 
 template <typename T, typename F>
 void unary(const char *op, T *dst, const T *a, int count, F f) {
   size_t n = checked_count(op, count), bytes = n * sizeof(T);
   vector_op<T>(op, dst, bytes, a, bytes, nullptr, 0, n);
-  map(dst, a, static_cast<const T *>(nullptr), n, [&f](auto x, auto) { return f(x); });
+  on_aligned(
+      [n, f](T *d, const T *x) {
+        map(d, x, static_cast<const T *>(nullptr), n, [f](auto v, auto) { return f(v); });
+      },
+      Operand{dst, bytes}, Operand{a, bytes});
 }
 
 template <typename Dst, typename Src, typename F>
 void convert(const char *op, Dst *dst, const Src *src, int count, F f) {
   size_t n = checked_count(op, count);
   vector_op<Src, Dst>(op, dst, n * sizeof(Dst), src, n * sizeof(Src), nullptr, 0, n);
-  for (size_t i = 0; i < n; ++i) dst[i] = f(src[i]);
+  on_aligned(
+      [n, f](Dst *d, const Src *s) {
+        for (size_t i = 0; i < n; ++i) d[i] = f(s[i]);
+      },
+      Operand{dst, n * sizeof(Dst)}, Operand{src, n * sizeof(Src)});
 }
 
 template <typename T>
@@ -186,8 +195,10 @@ void map_bits(T *dst, const T *a, const T *b, size_t n, F f) {
 template <typename T, typename F>
 void binary_bits(const char *op, T *dst, const T *a, const T *b, int count, F f) {
   size_t n = checked_count(op, count), bytes = n * sizeof(T);
-  vector_op<T>(op, dst, bytes, a, bytes, b, b != nullptr ? bytes : 0, n);
-  map_bits(dst, a, b, n, f);
+  const size_t b_bytes = b != nullptr ? bytes : 0;
+  vector_op<T>(op, dst, bytes, a, bytes, b, b_bytes, n);
+  on_aligned([n, f](T *d, const T *x, const T *y) { map_bits(d, x, y, n, f); }, Operand{dst, bytes},
+             Operand{a, bytes}, Operand{b, b_bytes});
 }
 
 template <typename T>
@@ -416,12 +427,16 @@ void cycle(const char *op, T *dst, const T *src, const T *cyc, int count, int cy
     fault(this_core(), std::string(op) + ": count " + std::to_string(n) +
                            " is not a multiple of cyc_count " + std::to_string(m));
   vector_op<T>(op, dst, n * sizeof(T), src, n * sizeof(T), cyc, m * sizeof(T), n);
-  for (size_t row = 0; row < n; row += m) {  // no division per element
-    if constexpr (kArithmetic)
-      map(dst + row, src + row, cyc, m, f);
-    else
-      for (size_t j = 0; j < m; ++j) dst[row + j] = f(src[row + j], cyc[j]);
-  }
+  on_aligned(
+      [n, m, f](T *d, const T *s, const T *y) {
+        for (size_t row = 0; row < n; row += m) {  // no division per element
+          if constexpr (kArithmetic)
+            map(d + row, s + row, y, m, f);
+          else
+            for (size_t j = 0; j < m; ++j) d[row + j] = f(s[row + j], y[j]);
+        }
+      },
+      Operand{dst, n * sizeof(T)}, Operand{src, n * sizeof(T)}, Operand{cyc, m * sizeof(T)});
 }
 }  // namespace mlusim::detail
 
@@ -455,8 +470,11 @@ void __bang_write_value(void *dst, int count, V value) {
   const char *op = "__bang_write_value";
   size_t n = mlusim::detail::checked_count(op, count);
   mlusim::detail::vector_op<V>(op, dst, n * sizeof(V), nullptr, 0, nullptr, 0, n);
-  V *d = static_cast<V *>(dst);
-  for (size_t i = 0; i < n; ++i) d[i] = value;
+  mlusim::detail::on_aligned(
+      [n, value](V *d) {
+        for (size_t i = 0; i < n; ++i) d[i] = value;
+      },
+      mlusim::detail::Operand{static_cast<V *>(dst), n * sizeof(V)});
 }
 template <typename T>
 void __bang_write_zero(T *dst, int count) {
@@ -485,7 +503,9 @@ void __bang_transpose(T *dst, const T *src, int rows, int cols) {
   mlusim::detail::require_apart(op, dst, src, bytes);
   mlusim::detail::vector_op<T>(op, dst, bytes, src, bytes, nullptr, 0, r * k);
   static_assert(sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0);
-  mlusim::detail::transpose(dst, src, r, k, sizeof(T));
+  mlusim::detail::on_aligned(
+      [r, k](T *d, const T *s) { mlusim::detail::transpose(d, s, r, k, sizeof(T)); },
+      mlusim::detail::Operand{dst, bytes}, mlusim::detail::Operand{src, bytes});
 }
 
 // Type conversions. Fixed-point positions follow Cambricon: real = int * 2^pos.
@@ -603,15 +623,20 @@ void __bang_lut(T *dst, const I *idx, const T *table, int count, int table_len) 
   size_t m = mlusim::detail::checked_count(op, table_len);
   mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), idx, n * sizeof(I), table,
                                m * sizeof(T), n);
-  for (size_t i = 0; i < n; ++i) {
-    auto k = static_cast<long long>(idx[i]);
-    if (k < 0 || static_cast<size_t>(k) >= m)
-      mlusim::detail::fault(mlusim::this_core(), std::string(op) + ": index " +
-                                                     std::to_string(k) + " at element " +
-                                                     std::to_string(i) + " outside table of " +
-                                                     std::to_string(m));
-    dst[i] = table[k];
-  }
+  mlusim::detail::on_aligned(
+      [n, m, op](T *d, const I *index, const T *entries) {
+        for (size_t i = 0; i < n; ++i) {
+          auto k = static_cast<long long>(index[i]);
+          if (k < 0 || static_cast<size_t>(k) >= m)
+            mlusim::detail::fault(mlusim::this_core(),
+                                  std::string(op) + ": index " + std::to_string(k) +
+                                      " at element " + std::to_string(i) +
+                                      " outside table of " + std::to_string(m));
+          d[i] = entries[k];
+        }
+      },
+      mlusim::detail::Operand{dst, n * sizeof(T)}, mlusim::detail::Operand{idx, n * sizeof(I)},
+      mlusim::detail::Operand{table, m * sizeof(T)});
 }
 
 namespace mlusim::detail {
@@ -622,10 +647,14 @@ unsigned collect(const char *op, T *dst, const T *src, const T *mask, int count)
   size_t n = checked_count(op, count), bytes = n * sizeof(T);
   vector_op<T>(op, dst, bytes, src, bytes, mask, bytes, n);
   await_result(this_core(), kVectorPipe, op);
-  unsigned kept = 0;
-  for (size_t i = 0; i < n; ++i)
-    if (mask[i] != T(0)) dst[kept++] = src[i];
-  return kept;
+  return on_aligned(
+      [n](T *d, const T *s, const T *m) {
+        unsigned kept = 0;
+        for (size_t i = 0; i < n; ++i)
+          if (m[i] != T(0)) d[kept++] = s[i];
+        return kept;
+      },
+      Operand{dst, bytes}, Operand{src, bytes}, Operand{mask, bytes});
 }
 }  // namespace mlusim::detail
 
@@ -680,7 +709,11 @@ void __bang_incseq(T *dst, int count) {
   const char *op = "__bang_incseq";
   const size_t n = mlusim::detail::checked_count(op, count);
   mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), nullptr, 0, nullptr, 0, n);
-  for (size_t i = 0; i < n; ++i) dst[i] = static_cast<T>(i);
+  mlusim::detail::on_aligned(
+      [n](T *d) {
+        for (size_t i = 0; i < n; ++i) d[i] = static_cast<T>(i);
+      },
+      mlusim::detail::Operand{dst, n * sizeof(T)});
 }
 
 // dst[i] = src[i] % divisor for integers (C's remainder: the sign of src[i]).

@@ -402,7 +402,7 @@ void next_step_chunk(CoreContext &c);
 // The first of the core's steps its hazard checks may still read.
 size_t first_step_needed(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
-                                  const void *p, size_t bytes, size_t element_align);
+                                  const void *p, size_t bytes);
 // An element x of an intrinsic's input outside the range [lo, hi] Cambricon
 // documents for it.
 [[noreturn]] void fault_outside_range(const CoreContext &c, const char *op, double x, double lo,
@@ -497,15 +497,16 @@ inline void require_space(const CoreContext &c, const char *op, const char *oper
     require_onchip(c, op, operand, space, p, bytes);
 }
 
-// A vector operand: in NRAM, on the alignment boundary (never less than its
-// element's, `element_align`), a whole number of granules.
+// A vector operand: in NRAM, on the device's alignment boundary, a whole
+// number of its granules. Off its element's alignment is no fault where the
+// device has no boundary (MLU300): the intrinsic computes on aligned copies
+// (detail/unaligned.h).
 inline void require_vector_operand(const CoreContext &c, const char *op, const char *operand,
-                                   const void *p, size_t bytes, size_t element_align) {
+                                   const void *p, size_t bytes) {
   require_onchip(c, op, operand, Space::kNram, p, bytes);
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
-  if ((off & (c.rules.nram_align_mask | (element_align - 1))) != 0 ||
-      bytes % c.rules.vector_count_align != 0)
-    detail::fault_alignment(c, op, operand, p, bytes, element_align);
+  if ((off & c.rules.nram_align_mask) != 0 || bytes % c.rules.vector_count_align != 0)
+    detail::fault_alignment(c, op, operand, p, bytes);
 }
 
 // Reading or writing a range an unfenced async copy still owns is a hazard
