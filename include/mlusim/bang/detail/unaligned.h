@@ -38,6 +38,9 @@ struct Operand {
   E *p;
   size_t bytes;
 };
+// Clang 16 deduces no aggregate's arguments by itself.
+template <typename E>
+Operand(E *, size_t) -> Operand<E>;
 
 // An operand as the copies see it.
 struct StagedOperand {
