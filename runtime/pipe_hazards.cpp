@@ -13,54 +13,43 @@ namespace {
 // with evidence of a board run: a public program or an mlu-ops case that
 // passes on boards with the pair unfenced (or fails because of it).
 constexpr HazardRule kRules[] = {
-    {"an async copy reads bytes a vector or tensor instruction writes",
-     "__sync_compute() before the copy", true,
+    {"an async copy reads bytes a vector or tensor instruction writes", true,
      "boards pass with it: a public matmul course lab's stage 3 (__bang_matmul, then "
      "__memcpy_async NRAM2GDRAM of its result) printed PASSED on an MLU370-M8; mlu-ops v1.5.2's "
      "bbox_overlaps and ms_deform_attn_backward (an NRAM2NRAM __memcpy_async of what "
      "__bang_transpose wrote) pass their in-tree cases on boards"},
-    {"an async copy writes bytes a vector or tensor instruction reads",
-     "__sync_compute() before the copy", false, "no board run known: the guide's rule stands"},
-    {"an async copy writes bytes a vector or tensor instruction writes",
-     "__sync_compute() before the copy", false, "no board run known: the guide's rule stands"},
+    {"an async copy writes bytes a vector or tensor instruction reads", false,
+     "no board run known: the guide's rule stands"},
+    {"an async copy writes bytes a vector or tensor instruction writes", false,
+     "no board run known: the guide's rule stands"},
     {"an async copy writes bytes a vector or tensor instruction more than 16 instructions back on "
-     "its pipe reads or writes, or reads bytes it writes",
-     "__sync_compute() before the copy", true,
+     "its pipe reads or writes, or reads bytes it writes", true,
      "a pipe holds 16 instructions (docs/cost_model.md): an older one has ended before the copy "
      "issues. Cambricon's sanitizer reports it, and mlu-ops fenced such a site after it did "
      "(#1178, roi_align_rotated's loop)"},
-    {"a vector or tensor instruction reads or writes bytes an async copy still writes",
-     "__sync_io() / __sync_move() before the instruction", false,
+    {"a vector or tensor instruction reads or writes bytes an async copy still writes", false,
      "boards corrupt data: mlu-ops fixed exactly this in dynamic_point_to_voxel_forward after "
      "v1.5.2 (commit d19f440a, 'fix load/compute overlap causing buffer')"},
-    {"a vector or tensor instruction writes bytes an async copy still reads",
-     "__sync_io() / __sync_move() before the instruction", false,
+    {"a vector or tensor instruction writes bytes an async copy still reads", false,
      "no board run known: the guide's rule stands"},
-    {"a copy or fill writes over bytes an async copy of another queue still writes",
-     "__sync_io() / __sync_move() before it", true,
+    {"a copy or fill writes over bytes an async copy of another queue still writes", true,
      "boards pass with it: mlu-ops v1.5.2's mutual_information forward and backward "
      "(__nramset_async into the destination of an unfenced GDRAM2NRAM copy) pass their "
      "_large_ST cases on boards"},
-    {"a copy reads bytes an async copy of another queue still writes",
-     "__sync_io() / __sync_move() before it", false,
+    {"a copy reads bytes an async copy of another queue still writes", false,
      "boards give stale bytes: a public course lab's stage 6 (GDRAM2SRAM, then SRAM2WRAM with "
      "no fence) printed PASSED only because WRAM still held the previous program's data"},
-    {"a copy writes bytes an async copy of another queue still reads",
-     "__sync_io() / __sync_move() before it", false,
+    {"a copy writes bytes an async copy of another queue still reads", false,
      "no board run known: the guide's rule stands"},
-    {"scalar code reads or writes bytes an async copy still writes",
-     "__sync_io() / __sync_move() before the access", false,
+    {"scalar code reads or writes bytes an async copy still writes", false,
      "boards give stale or torn bytes (the scalar unit does not wait for the DMA queues)"},
-    {"scalar code writes bytes an async copy still reads",
-     "__sync_io() / __sync_move() before the access", false,
+    {"scalar code writes bytes an async copy still reads", false,
      "no board run known: the guide's rule stands"},
-    {"an async copy writes NRAM that scalar code read since the last fence",
-     "__sync() between the scalar read and the copy", true,
+    {"an async copy writes NRAM that scalar code read since the last fence", true,
      "Cambricon's sanitizer reports it and mlu-ops fenced such sites (#1150 mutual_information, "
      "#1127 rotated_feature_align and voxelization); no board failure is known, and the stream "
      "issues in order: the scalar load has its value before the copy issues"},
-    {"an async copy reads NRAM that scalar code stored since the last fence",
-     "__sync() between the scalar store and the copy", true,
+    {"an async copy reads NRAM that scalar code stored since the last fence", true,
      "Cambricon's sanitizer reports it and mlu-ops fenced such a site (#1178, "
      "roi_align_rotated's set-up); no board failure is known, and the stream issues in order"},
 };

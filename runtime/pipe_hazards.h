@@ -35,7 +35,6 @@ enum class HazardKind : uint8_t {
 
 struct HazardRule {
   const char *what;      // the kind, in words
-  const char *fence;     // what the guide puts between the two
   bool board_resolves;   // boards give the program-order result (MLUSIM_HAZARDS=warn and off do too)
   const char *evidence;  // why we believe what boards do
 };
