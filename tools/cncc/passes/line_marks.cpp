@@ -5,9 +5,14 @@
 namespace mlusim::cncc {
 namespace {
 
+// The calls that check their operands and may fault or log an access naming
+// their line: every intrinsic of include/mlusim/bang/ but the pure functions
+// (__is_mpu, __float2int_rn, __cn_scalar_sin_f32, ...). A call left out runs
+// with the line of the intrinsic before it, perhaps in another function.
 bool is_intrinsic(std::string_view w) {
   for (std::string_view prefix :
-       {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset", "__ldramset", "__mluop_"})
+       {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset", "__ldramset", "__sramset",
+        "__memset_", "__load_", "__store_", "__gather", "__vv_", "__cn_vector_", "__mluop_"})
     if (w.substr(0, prefix.size()) == prefix) return true;
   return false;
 }
