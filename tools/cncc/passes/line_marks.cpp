@@ -1,5 +1,8 @@
 // An intrinsic call in device code first records its .mlu line, so that a
-// fault names it: __bang_add(...) -> (::mlusim::bang::at("p.mlu:7"), __bang_add(...)).
+// fault names it: __bang_add(...) ->
+// (::mlusim::bang::at("p.mlu:7" "\0" "3"), __bang_add(...)). The column
+// after the string's end makes each call a site of its own for the race
+// check: two calls on one line make runs of their own.
 #include "tools/cncc/passes/passes.h"
 
 namespace mlusim::cncc {
@@ -42,7 +45,7 @@ void mark_intrinsic_lines(Unit &u) {
     if (call >= u.size()) continue;
     const size_t close = u.matching(call);
     if (close >= u.size()) continue;
-    u.insert_before(i, "(::mlusim::bang::at(" + quoted(u.where(i)) + "), ");
+    u.insert_before(i, "(::mlusim::bang::at(" + u.site_literal(i) + "), ");
     u.insert_after(close, ")");
   }
 }
