@@ -28,10 +28,14 @@ void set_elements(const char *op, Space space, T *dst, int count, T value, int s
   require_space(c, op, "dst", space, dst, extent);
   check_write(c, op, dst, extent);
   // What other cores may touch, for the race check: GDRAM, and in UNION
-  // launches the cluster's SRAM.
-  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
-    log_shared(c, space, Segments{reinterpret_cast<uintptr_t>(dst), run, stride, runs}, true,
-               false, op);
+  // launches the cluster's SRAM; the value over and over (every run's
+  // elements in step when the stride is a multiple of the element).
+  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union)) {
+    const auto at = reinterpret_cast<uintptr_t>(dst);
+    const WrittenBytes written =
+        stride % sizeof(T) == 0 ? WrittenBytes::repeated(at, &value, sizeof(T)) : WrittenBytes{};
+    log_shared(c, space, Segments{at, run, stride, runs}, true, false, op, written);
+  }
 
   auto *bytes = reinterpret_cast<std::byte *>(dst);
   for (size_t r = 0; r < runs; ++r) {
