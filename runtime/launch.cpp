@@ -369,11 +369,8 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   layout.note_initialised();
   mem.keep_touched(cores);
   if (fault.empty() && race_check) {
-    const std::string race = race_check->first_race();
-    if (!race.empty() && races == RaceMode::kWarn)
-      log::kernel().warn("kernel '{}': {}", p.name, race);
-    else if (!race.empty())
-      fault = fmt::format("kernel '{}': {}", p.name, race);
+    const std::string race = race_check->report(races);  // logs the races it does not return
+    if (!race.empty()) fault = fmt::format("kernel '{}': {}", p.name, race);
   }
   // A memory core's NRAM and WRAM instructions count no work; this needs the
   // launch's shared state, which dies with this frame.

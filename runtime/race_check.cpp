@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
+#include <string_view>
+#include <utility>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -54,13 +55,16 @@ bool extend(Segments &run, const Segments &range) {
 namespace detail {
 
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
-                          bool atomic, const char *op, const char *where, uint64_t seq) {
+                          bool atomic, const char *op, const char *where, uint64_t seq,
+                          const WrittenBytes &written) {
   SharedAccessLog &log = *c.access_log;
   const auto continues = [&](size_t k) {
     SharedAccess &run = log.accesses[k];
-    return run.write == write && run.generation == log.generation && run.atomic == atomic &&
-           run.op == op && run.where == where && run.task == c.task_id &&
-           extend(run.range, range);
+    if (run.write != write || run.generation != log.generation || run.atomic != atomic ||
+        run.op != op || run.where != where || run.task != c.task_id || !extend(run.range, range))
+      return false;
+    run.written.add(written);
+    return true;
   };
   // The run this direction continued last, then the newest runs: a loop's
   // interleaved streams (a[i] + c[i] on one line) each stay one run.
@@ -83,8 +87,10 @@ void append_shared_access(CoreContext &c, Space space, const Segments &range, bo
   const auto clock = static_cast<uint32_t>(log.history.size() / log.clock.size() - 1);
   last = log.accesses.size();
   if (log.accesses.size() == log.accesses.capacity()) grow_log(c, log.accesses);
-  log.accesses.push_back(
-      SharedAccess{range, space, log.generation, clock, write, atomic, op, where, seq, c.task_id});
+  log.accesses.push_back(SharedAccess{.range = range, .written = written, .op = op, .where = where,
+                                      .seq = seq, .generation = log.generation, .clock = clock,
+                                      .task = c.task_id, .space = space, .write = write,
+                                      .atomic = atomic});
 }
 
 }  // namespace detail
@@ -137,11 +143,13 @@ namespace {
 // or a BLOCK task alone (group 1).
 size_t union_task(const SharedAccess &a, size_t group) { return static_cast<size_t>(a.task) / group; }
 
-// Some bytes of one access: [lo, hi), and whose.
+// Some bytes of one access: [lo, hi), and whose; what its class stored there
+// (the access's bytes, with those of the class's other accesses still ahead).
 struct Entry {
   uintptr_t lo, hi;
   const SharedAccessLog *log;
   const SharedAccess *access;
+  WrittenBytes written;
 };
 
 // One access walked in address order, a few segments at a time.
@@ -188,16 +196,17 @@ bool ordered_before(const Entry &a, const Entry &b) {
 // still cover as the sweep goes up through the address space, by core and,
 // within a core, by class: a task and a generation (accesses of one class are
 // ordered alike with any other access). Each class keeps the last bytes it
-// reached, its other bytes lie below the sweep. Every class kept there covers
-// the address the sweep is at (those that end below it are dropped as met),
-// so one that an access there may race with does: which they are is a
-// question of ordering alone, answered per core by a lookup, whatever the
-// number of accesses and generations:
+// reached, its other bytes lie below the sweep, and what its accesses that
+// still reach ahead stored. Every class kept there covers the address the
+// sweep is at (those that end below it are dropped as met), so one that an
+// access there may race with does: which they are is a question of ordering
+// alone, answered per core by a lookup, whatever the number of accesses and
+// generations:
 //  - a class of another UnionN task (another BLOCK task) is unordered with it
 //    in GDRAM, and never meets it in SRAM (a cluster runs its tasks in turn);
 //  - in the same UnionN task, the classes of core k that are not ordered
-//    before it are those of generation >= its clock of k; the first of them is
-//    ordered after it or races, and if it is ordered after, so are the later ones.
+//    before it are those of generation >= its clock of k; they race with it
+//    up to the first that is ordered after it (then so are the later ones).
 class ActiveSet {
  public:
   void clear(size_t cores) {
@@ -210,16 +219,34 @@ class ActiveSet {
     if (lane.empty()) busy_.push_back(e.log->core);
     const uint64_t k = key(e.access->task, e.access->generation);
     const auto it = at_or_after(lane, k);
-    if (it == lane.end() || it->first != k)
+    if (it == lane.end() || it->first != k) {
       lane.insert(it, {k, e});
-    else if (it->second.hi < e.hi)
-      it->second = e;
+      return;
+    }
+    // Nothing the sweep takes later starts below e: the class's bytes there
+    // are e's, and the kept ones' that reach past its start.
+    Entry &kept = it->second;
+    WrittenBytes written = e.written;
+    if (kept.hi > e.lo) written.add(kept.written);
+    if (kept.hi < e.hi) kept = e;
+    kept.written = written;
   }
-  // The first class of this set that races with e (starting at e.lo), or null.
-  const Entry *race_with(const Entry &e, size_t group, Space space) {
+  // An access met (starting at e.lo), and the keys of its UnionN task's
+  // classes [own_first, own_end): those of the others sort before and after.
+  struct Met {
+    const Entry &e;
+    uint64_t own_first, own_end;
+    Met(const Entry &e, size_t group)
+        : e(e),
+          own_first(key(union_task(*e.access, group) * group, 0)),
+          own_end(key((union_task(*e.access, group) + 1) * group, 0)) {}
+  };
+
+  // Adds to `racing` each class of this set that races with an access met.
+  void races_with(const Met &met, Space space, std::vector<Entry> &racing) {
     for (size_t i = 0; i < busy_.size();) {
       const int k = busy_[i];
-      if (const Entry *found = race_in_lane(lanes_[k], k, e, group, space)) return found;
+      races_in_lane(lanes_[k], k, met, space, racing);
       if (lanes_[k].empty()) {
         busy_[i] = busy_.back();
         busy_.pop_back();
@@ -227,7 +254,6 @@ class ActiveSet {
         ++i;
       }
     }
-    return nullptr;
   }
 
  private:
@@ -239,42 +265,57 @@ class ActiveSet {
     return std::lower_bound(lane.begin(), lane.end(), k,
                             [](const auto &c, uint64_t key) { return c.first < key; });
   }
-  static uint64_t key(int task, uint32_t generation) {
+  static uint64_t key(size_t task, uint32_t generation) {
     return static_cast<uint64_t>(task) << 32 | generation;
   }
   static int task_of(Lane::const_iterator it) { return static_cast<int>(it->first >> 32); }
 
-  // The first class from `it` on (towards the end, or the start) that still
-  // covers `lo`; the ones passed are dropped.
+  // The first class from `it` on that still covers `lo`; the ones passed are dropped.
   static Lane::iterator live(Lane &lane, Lane::iterator it, uintptr_t lo) {
     while (it != lane.end() && it->second.hi <= lo) it = lane.erase(it);
     return it;
   }
-  static Lane::iterator live_from_back(Lane &lane, uintptr_t lo) {
-    while (!lane.empty() && std::prev(lane.end())->second.hi <= lo) lane.erase(std::prev(lane.end()));
-    return lane.empty() ? lane.end() : std::prev(lane.end());
+
+  // Adds class c, which races with e, to `racing` unless the last one added
+  // names the same site and stored e's bytes as much: the same pair of sites,
+  // of the same grade (many tasks storing one flag race as one pair).
+  static void add_racing(const Entry &c, const Entry &e, std::vector<Entry> &racing) {
+    if (!racing.empty()) {
+      const Entry &last = racing.back();
+      if (last.access->op == c.access->op && last.access->where == c.access->where &&
+          last.written.same_as(e.written) == c.written.same_as(e.written))
+        return;
+    }
+    racing.push_back(c);
   }
 
-  static const Entry *race_in_lane(Lane &lane, int k, const Entry &e, size_t group, Space space) {
-    const SharedAccess &a = *e.access;
-    const size_t own = union_task(a, group);
-    // Classes of other UnionN tasks sort before and after those of e's.
-    const auto first = live(lane, lane.begin(), e.lo), last = live_from_back(lane, e.lo);
-    if (first == lane.end()) return nullptr;
+  static void races_in_lane(Lane &lane, int k, const Met &met, Space space,
+                            std::vector<Entry> &racing) {
+    const Entry &e = met.e;
+    const uint64_t own_first = met.own_first, own_end = met.own_end;
+    auto it = live(lane, lane.begin(), e.lo);
     if (space == Space::kGdram) {
-      if (union_task(*first->second.access, group) != own) return &first->second;
-      if (union_task(*last->second.access, group) != own) return &last->second;
+      for (; it != lane.end() && it->first < own_first; it = live(lane, std::next(it), e.lo))
+        add_racing(it->second, e, racing);
+      const size_t first_after = it - lane.begin();  // the classes from the back stop there
+      for (size_t i = lane.size(); i > first_after && lane[i - 1].first >= own_end; --i) {
+        if (lane[i - 1].second.hi <= e.lo)
+          lane.erase(lane.begin() + static_cast<ptrdiff_t>(i - 1));
+        else
+          add_racing(lane[i - 1].second, e, racing);
+      }
+      it = lane.begin() + static_cast<ptrdiff_t>(first_after);
     }
-    if (k == e.log->core) return nullptr;  // its own task: program order
-    auto it = at_or_after(lane, key(static_cast<int>(own * group), 0));
-    it = live(lane, it, e.lo);
-    if (it == lane.end() || union_task(*it->second.access, group) != own) return nullptr;
+    if (it == lane.end() || k == e.log->core) return;  // its own task: program order
+    it = live(lane, at_or_after(lane, own_first), e.lo);
+    if (it == lane.end() || it->first >= own_end) return;
     const int task = task_of(it);
     const size_t n = e.log->clock.size();
-    const uint32_t seen = e.log->history[a.clock * n + static_cast<size_t>(k)];
-    it = live(lane, at_or_after(lane, key(task, seen)), e.lo);
-    if (it == lane.end() || task_of(it) != task || ordered_before(e, it->second)) return nullptr;
-    return &it->second;
+    const uint32_t seen = e.log->history[e.access->clock * n + static_cast<size_t>(k)];
+    for (it = live(lane, at_or_after(lane, key(static_cast<size_t>(task), seen)), e.lo);
+         it != lane.end() && task_of(it) == task && !ordered_before(e, it->second);
+         it = live(lane, std::next(it), e.lo))
+      add_racing(it->second, e, racing);
   }
 
   std::vector<Lane> lanes_;  // by core
@@ -321,24 +362,94 @@ std::string unordered_because(const std::vector<CoreContext> &cores, const Entry
          "those of a cluster also by __sync_cluster)";
 }
 
-std::string describe_race(const std::vector<CoreContext> &cores, const Entry &first,
-                          const Entry &second, size_t group, uintptr_t lo, uintptr_t hi) {
-  const SharedAccess &a = *first.access, &b = *second.access;
-  const CoreContext &a_core = cores[first.log->core];
-  return fmt::format("{} race: {} {} {} bytes at {} and {} {} it, {}", space_name(a.space),
-                     describe(a_core, a), a.write ? "writes" : "reads", hi - lo,
-                     describe_place(cores, a_core, a.space, lo),
-                     describe(cores[second.log->core], b), b.write ? "writes" : "reads",
-                     unordered_because(cores, first, second, group));
+// The first 8 bytes of [lo, hi) as `written` has them, in hex, in address order.
+std::string bytes_at(const WrittenBytes &written, uintptr_t lo, uintptr_t hi) {
+  std::string text;
+  for (uintptr_t p = lo; p < std::min(hi, lo + 8); ++p)
+    text += fmt::format("{:02x}", (written.bytes >> (8 * (p % 8))) & 0xff);
+  return hi - lo > 8 ? text + "..." : text;
 }
+
+// A site of the kernel: an instruction (or scalar code) and its line.
+struct Site {
+  std::string_view op, where;
+  explicit Site(const SharedAccess &a) : op(a.op), where(a.where != nullptr ? a.where : "") {}
+  bool operator==(const Site &) const = default;
+};
 
 }  // namespace
 
 // Two accesses that race: an earlier one's class, and the access met there
-// with the bytes they share from its start.
+// with the bytes they share from its start; benign when both are plain
+// writes of the same bytes (wherever they meet: the sweep takes repeats of
+// a stride at once, so one meeting stands for others).
 struct Race {
   Entry other, access;
   uintptr_t lo, hi;
+  bool benign;
+
+  // The two sites, in the same order whichever access the sweep met first.
+  std::pair<Site, Site> sites() const {
+    const Site a(*other.access), b(*access.access);
+    const bool ordered = a.op != b.op ? a.op < b.op : a.where <= b.where;
+    return ordered ? std::make_pair(a, b) : std::make_pair(b, a);
+  }
+};
+
+std::string describe_race(const std::vector<CoreContext> &cores, const Race &race, size_t group) {
+  const SharedAccess &a = *race.other.access, &b = *race.access.access;
+  const CoreContext &a_core = cores[race.other.log->core];
+  const std::string kind =
+      race.benign ? fmt::format("benign {} race, both write the same bytes ({})",
+                                space_name(a.space), bytes_at(race.access.written, race.lo, race.hi))
+                  : fmt::format("{} race", space_name(a.space));
+  return fmt::format("{}: {} {} {} bytes at {} and {} {} it, {}", kind, describe(a_core, a),
+                     a.write ? "writes" : "reads", race.hi - race.lo,
+                     describe_place(cores, a_core, a.space, race.lo),
+                     describe(cores[race.access.log->core], b), b.write ? "writes" : "reads",
+                     unordered_because(cores, race.other, race.access, group));
+}
+
+// The races a launch lists: one per distinct pair of sites, in the order the
+// sweep meets them, a pair's first race that is no benign one over a benign
+// one; at most RaceCheck::kMostListed, and the first fault-grade race met
+// whatever the count.
+class Findings {
+ public:
+  void clear() {
+    listed_.clear();
+    sites_.clear();
+    first_fault_ = kNone;
+  }
+  // Takes a race the sweep met; true when nothing more needs finding: the
+  // list is full and holds a fault-grade race.
+  bool take(const Race &race) {
+    const auto sites = race.sites();
+    const auto same = std::find(sites_.begin(), sites_.end(), sites);
+    if (same != sites_.end()) {
+      Race &listed = listed_[static_cast<size_t>(same - sites_.begin())];
+      if (listed.benign && !race.benign) {
+        listed = race;
+        if (first_fault_ == kNone) first_fault_ = static_cast<size_t>(same - sites_.begin());
+      }
+    } else if (!full() || (!race.benign && first_fault_ == kNone)) {
+      if (!race.benign && first_fault_ == kNone) first_fault_ = listed_.size();
+      listed_.push_back(race);
+      sites_.push_back(sites);
+    }
+    return full() && first_fault_ != kNone;
+  }
+  const std::vector<Race> &listed() const { return listed_; }
+  // The first race met that is not benign, or null.
+  const Race *first_fault() const { return first_fault_ != kNone ? &listed_[first_fault_] : nullptr; }
+  // At the cap: other distinct races may go unlisted.
+  bool full() const { return listed_.size() >= RaceCheck::kMostListed; }
+
+ private:
+  static constexpr size_t kNone = ~size_t{0};
+  std::vector<Race> listed_;
+  std::vector<std::pair<Site, Site>> sites_;  // listed_'s
+  size_t first_fault_ = kNone;
 };
 
 // Sweeps up through the address space, an access's segments up to where the
@@ -367,7 +478,8 @@ class Sweep {
         Walk{a.range.lo, static_cast<uint32_t>(starts_.size()), 0, walked(a.range), &log, &a});
   }
 
-  std::optional<Race> first_race() {
+  // Gives `found` the races met, until it has all it needs.
+  void search(Findings &found) {
     std::sort(starts_.begin(), starts_.end(),
               [](const Walk &a, const Walk &b) { return later(b, a); });
     while (next_start_ < starts_.size() || !resumed_.empty()) {
@@ -376,14 +488,13 @@ class Sweep {
       const size_t last = last_segment(w, limit());
       if (const size_t periods = interleaved_periods(index, last)) {
         for (size_t i : interleaved_)
-          if (std::optional<Race> race = check(starts_[i], starts_[i].next)) return race;
+          if (check(starts_[i], starts_[i].next, found)) return;
         for (size_t i : interleaved_) add_and_resume(i, starts_[i].next + periods - 1);
         continue;
       }
-      if (std::optional<Race> race = check(w, last)) return race;
+      if (check(w, last, found)) return;
       add_and_resume(index, last);
     }
-    return std::nullopt;
   }
 
  private:
@@ -413,18 +524,26 @@ class Sweep {
     return std::max(w.next, (limit - r.lo) / r.stride);
   }
 
-  // Checks w's segments from its next to `last` against what the sweep holds.
-  std::optional<Race> check(const Walk &w, size_t last) {
+  // Checks w's segments from its next to `last` against what the sweep
+  // holds; true when `found` needs no more.
+  bool check(const Walk &w, size_t last, Findings &found) {
     const Segments &r = w.run;
-    const Entry e{w.lo, r.lo + last * r.stride + r.bytes, w.log, w.access};
     const SharedAccess &a = *w.access;
+    const Entry e{w.lo, r.lo + last * r.stride + r.bytes, w.log, w.access, a.written};
+    const ActiveSet::Met met(e, group_);
     const bool atomic = a.atomic, write = a.write && !atomic;
     for (ActiveSet *set :
          {&writes_, atomic ? nullptr : &atomics_, write || atomic ? &reads_ : nullptr}) {
-      const Entry *other = set != nullptr ? set->race_with(e, group_, a.space) : nullptr;
-      if (other != nullptr) return Race{*other, e, w.lo, std::min(other->hi, w.lo + r.bytes)};
+      if (set == nullptr) continue;
+      racing_.clear();
+      set->races_with(met, a.space, racing_);
+      // Two plain writes of the same bytes are benign wherever they meet.
+      for (const Entry &other : racing_)
+        if (found.take(Race{other, e, w.lo, std::min(other.hi, w.lo + r.bytes),
+                            write && set == &writes_ && other.written.same_as(e.written)}))
+          return true;
     }
-    return std::nullopt;
+    return false;
   }
   // w's class now reaches its segment `last`; what is left of it goes back on the heap.
   void add_and_resume(size_t index, size_t last) {
@@ -433,7 +552,7 @@ class Sweep {
     const SharedAccess &a = *w.access;
     const uintptr_t last_lo = r.lo + last * r.stride;
     ActiveSet &set = a.atomic ? atomics_ : a.write ? writes_ : reads_;
-    set.add(Entry{last_lo, last_lo + r.bytes, w.log, w.access});
+    set.add(Entry{last_lo, last_lo + r.bytes, w.log, w.access, a.written});
     if (last + 1 == r.count) return;
     w.take_up_to(last);
     resumed_.push_back(Resumed{w.lo, w.order, static_cast<uint32_t>(index)});
@@ -490,13 +609,16 @@ class Sweep {
   size_t group_ = 1;              // tasks per UnionN task (1: BLOCK)
   ActiveSet reads_, writes_, atomics_;
   std::vector<size_t> interleaved_;  // interleaved_periods()'s walks, in sweep order
+  std::vector<Entry> racing_;        // the classes an access races with
   uintptr_t no_batch_below_ = 0;  // where the last try that failed ended
 };
 
-std::string RaceCheck::first_race() const {
+std::string RaceCheck::report(RaceMode mode) const {
   // Reused from launch to launch (launches are serialised), like the logs.
   static Sweep sweep;
+  static Findings found;
   const size_t group = cores_[0].launch->union_tasks;
+  const char *kernel = cores_[0].launch->kernel;
   sweep.clear(cores_.size(), group);
   std::string incomplete;
   for (size_t i = 0; i < cores_.size(); ++i) {
@@ -509,12 +631,26 @@ std::string RaceCheck::first_race() const {
     for (const SharedAccess &a : log.accesses)
       if (a.range.bytes > 0) sweep.add(log, a);
   }
-  if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", cores_[0].launch->kernel, incomplete);
-  const std::optional<Race> race = sweep.first_race();
-  if (!race) return "";
-  const std::string text =
-      describe_race(cores_, race->other, race->access, group, race->lo, race->hi);
-  return incomplete.empty() ? text : text + " (" + incomplete + ")";
+  if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", kernel, incomplete);
+  found.clear();
+  sweep.search(found);
+  const std::string also = incomplete.empty() ? std::string() : " (" + incomplete + ")";
+  const Race *fault = mode == RaceMode::kFault ? found.first_fault() : nullptr;
+  for (const Race &race : found.listed()) {
+    if (&race == fault) continue;
+    const std::string text = describe_race(cores_, race, group) + also;
+    if (race.benign) log::kernel().info("kernel '{}': {}", kernel, text);
+    else log::kernel().warn("kernel '{}': {}", kernel, text);
+  }
+  if (found.full())
+    log::kernel().warn("kernel '{}': the race check lists at most {} distinct races (pairs of "
+                       "instructions and lines) a launch; this launch may have more",
+                       kernel, kMostListed);
+  if (fault == nullptr) return "";
+  std::string text = describe_race(cores_, *fault, group);
+  if (found.listed().size() > 1)
+    text += fmt::format(" (the kernel log lists {} other races)", found.listed().size() - 1);
+  return text + also;
 }
 
 }  // namespace mlusim

@@ -10,10 +10,17 @@
 // tasks that run one after the other on one core (waves) are never ordered:
 // the device may place them anywhere.
 //
-// MLUSIM_RACES: "fault" (default: the launch fails naming both accesses),
-// "warn" (logged, the launch succeeds) or "off". Each core logs up to
-// SharedAccessLog::kMaxAccesses (merged) accesses; past that the check is
-// incomplete and says so, in the launch's log and in any race it reports.
+// Two unordered writes that stored the same bytes where they meet (both
+// known: a fill, one value stored, detail/core.h's WrittenBytes) are a benign
+// race: whichever lands last, memory holds the same. It is logged as a note;
+// every other race is a fault. A launch logs each distinct pair of sites
+// (instruction and line) that race once, up to RaceCheck::kMostListed.
+//
+// MLUSIM_RACES: "fault" (default: the launch fails naming both accesses of
+// its first race that is not benign), "warn" (logged, the launch succeeds) or
+// "off". Each core logs up to SharedAccessLog::kMaxAccesses (merged)
+// accesses; past that the check is incomplete and says so, in the launch's
+// log and in any race it reports.
 #pragma once
 
 #include <cstdint>
@@ -26,20 +33,21 @@ namespace mlusim {
 
 struct SharedAccess {
   Segments range;
-  Space space;          // GDRAM or SRAM
+  WrittenBytes written;  // a write's bytes, where known
+  const char *op;
+  const char *where;    // .mlu line, or null
+  uint64_t seq;         // instruction number in its task
   uint32_t generation;  // barriers the core had passed
   uint32_t clock;       // index of the core's vector clock at that generation
-  bool write, atomic;
-  const char *op;
-  const char *where;  // .mlu line, or null
-  uint64_t seq;       // instruction number in its task
   int task;
+  Space space;  // GDRAM or SRAM
+  bool write, atomic;
 };
 
 // One core's accesses and vector clock (touched only by that core, and by
 // barriers while it is parked).
 struct SharedAccessLog {
-  // 40 MiB of log per core at most (docs/finding_bugs.md: what the operators need).
+  // 44 MiB of log per core at most (docs/finding_bugs.md: what the operators need).
   static constexpr size_t kMaxAccesses = size_t{1} << 19;
   static constexpr size_t kNone = ~size_t{0};
   int core = 0;
@@ -59,9 +67,15 @@ RaceMode race_mode();  // MLUSIM_RACES
 // The logs of one launch; gives each core its log.
 class RaceCheck {
  public:
+  // Distinct races a launch lists at most (and its first fault-grade race).
+  static constexpr size_t kMostListed = 16;
+
   explicit RaceCheck(std::vector<CoreContext> &cores);
-  // The first race of the launch, described, or "".
-  std::string first_race() const;
+  // Searches the launch's accesses and logs each distinct race: benign ones
+  // as notes, the others as warnings, but for the first of those when `mode`
+  // is kFault: that one is returned, described, for the launch to fail with.
+  // "" when the launch has no race that is not benign, or in kWarn.
+  std::string report(RaceMode mode) const;
 
  private:
   std::vector<CoreContext> &cores_;

@@ -320,7 +320,8 @@ void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, 
   charge_atomic(op, gdram_dst, nullptr, false, bytes, elements);
 }
 
-void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write) {
+void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write,
+                     const void *stored) {
   CoreContext &c = this_core();
   require_space(c, op, write ? "dst" : "src", space, p, bytes);
   // One element, on its own alignment (our choice: the guide's scalar unit is
@@ -329,8 +330,13 @@ void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, b
     fault(c, fmt::format("{}: {} {:#x} is not aligned to its {} bytes", op, write ? "dst" : "src",
                          reinterpret_cast<uintptr_t>(p), bytes));
   const auto address = reinterpret_cast<uintptr_t>(p);
-  if (write) scalar_touch<kScalarStore>(c, op, c.where, address, bytes);
-  else scalar_touch<kScalarLoad>(c, op, c.where, address, bytes);
+  end_run_of_other_kind(c, c.where != nullptr ? c.where : op, write);
+  if (write && stored != nullptr && bytes <= 8)
+    scalar_touch<kScalarStoreOf>(c, op, c.where, address, bytes, bits_of(stored, bytes));
+  else if (write)
+    scalar_touch<kScalarStore>(c, op, c.where, address, bytes);
+  else
+    scalar_touch<kScalarLoad>(c, op, c.where, address, bytes);
 }
 
 namespace {

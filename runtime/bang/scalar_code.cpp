@@ -57,23 +57,24 @@ void note_store(CoreContext &c, Space space, const std::byte *base, uintptr_t a,
   c.touched[static_cast<int>(space)].note(a - reinterpret_cast<uintptr_t>(base), bytes);
 }
 
-void log_run(CoreContext &c, const ScalarRun &r) {
-  append_shared_access(c, r.space, r.range, r.write, false, r.op, r.where, r.seq);
+// What a run of stores stored: its value at each of its elements (their
+// places in 8 bytes repeat after 8 of them at most), if every store stored it.
+WrittenBytes written_by(const ScalarRun &r) {
+  if (!r.write || !r.same) return {};
+  WrittenBytes written = WrittenBytes::element(r.range.lo, &r.value, r.range.bytes);
+  for (size_t k = 1; k < std::min<size_t>(r.range.count, 8); ++k)
+    written.add(WrittenBytes::element(r.range.lo + k * r.range.stride, &r.value, r.range.bytes));
+  return written;
 }
 
-// An access to memory other cores share goes on with its site's run, or
-// starts one.
-void extend_run(CoreContext &c, const char *op, const char *where, uintptr_t a, size_t bytes,
-                unsigned access, Space space) {
-  const char *site = where != nullptr ? where : op;
-  if (c.access_log != nullptr && !continues_run(c, site, a, bytes))
-    scalar_run_break(c, op, where, a, bytes, (access & kScalarStore) != 0, space);
+void log_run(CoreContext &c, const ScalarRun &r) {
+  append_shared_access(c, r.space, r.range, r.write, false, r.op, r.where, r.seq, written_by(r));
 }
 
 }  // namespace
 
 void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr_t address,
-                      size_t bytes, unsigned access) {
+                      size_t bytes, unsigned access, uint64_t bits) {
   const ScalarPrices &price = c.scalar_prices;
   const uint64_t times = access == kScalarUpdate ? 2 : 1;
   const bool store = (access & kScalarStore) != 0;
@@ -83,12 +84,12 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       c.scalar_cycles += times * price.sram;
       // The cluster's cores and memory core share it in UNION launches; a
       // BLOCK task has it to itself.
-      if (c.launch->is_union) extend_run(c, op, where, address, bytes, access, Space::kSram);
+      if (c.launch->is_union) log_scalar(c, op, where, address, bytes, access, bits, Space::kSram);
       return;
     case Place::kGdram:
       c.scalar_cycles += ((access & kScalarLoad) != 0 ? price.gdram_load : 0) +
                          ((access & kScalarStore) != 0 ? price.gdram_store : 0);
-      extend_run(c, op, where, address, bytes, access, Space::kGdram);
+      log_scalar(c, op, where, address, bytes, access, bits, Space::kGdram);
       return;
     case Place::kWram:
       if (store) note_store(c, Space::kWram, c.wram, address, bytes);
@@ -103,7 +104,8 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
 }
 
 void scalar_run_break(CoreContext &c, const char *op, const char *where, uintptr_t address,
-                      size_t bytes, bool write, Space space) {
+                      size_t bytes, unsigned access, Space space, uint64_t bits) {
+  const bool write = (access & kScalarStore) != 0;
   const char *site = where != nullptr ? where : op;
   ScalarRun *slot = std::find_if(std::begin(c.scalar_runs), std::end(c.scalar_runs),
                                  [site](const ScalarRun &r) { return r.site == site; });
@@ -112,12 +114,21 @@ void scalar_run_break(CoreContext &c, const char *op, const char *where, uintptr
     c.next_scalar_run = (c.next_scalar_run + 1) % kScalarRuns;
   }
   if (slot->site != nullptr) log_run(c, *slot);
-  *slot = ScalarRun{site, where, op, Segments{address, bytes, bytes, 1}, c.issued + 1, space, write};
+  *slot = ScalarRun{site, where, op, Segments{address, bytes, bytes, 1},
+                    c.issued + 1, bits, space, write, access == kScalarStoreOf};
 }
 
 void flush_scalar_runs(CoreContext &c) {
   for (ScalarRun &r : c.scalar_runs) {
     if (r.site != nullptr && c.access_log != nullptr) log_run(c, r);
+    r.site = nullptr;
+  }
+}
+
+void end_run_of_other_kind(CoreContext &c, const char *site, bool write) {
+  for (ScalarRun &r : c.scalar_runs) {
+    if (r.site != site || r.write == write) continue;
+    if (c.access_log != nullptr) log_run(c, r);
     r.site = nullptr;
   }
 }

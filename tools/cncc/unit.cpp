@@ -43,6 +43,10 @@ std::string Unit::where(size_t i) const {
   return lexed_.files[static_cast<size_t>(tokens_[i].file)] + ":" + std::to_string(tokens_[i].line);
 }
 
+std::string Unit::site_literal(size_t i) const {
+  return quoted(where(i)) + " \"\\0\" \"" + std::to_string(column(i)) + "\"";
+}
+
 size_t Unit::column(size_t i) const {
   const size_t newline = text_.rfind('\n', tokens_[i].begin == 0 ? 0 : tokens_[i].begin - 1);
   return tokens_[i].begin - (newline == std::string_view::npos ? 0 : newline + 1) + 1;

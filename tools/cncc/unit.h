@@ -61,6 +61,11 @@ class Unit {
   size_t matching(size_t i) const;
   // "p.mlu:12": the user's file and line of token i.
   std::string where(size_t i) const;
+  // `"p.mlu:12" "\0" "5"`: a string literal of token i's file and line, and
+  // after the string's end its column, so that each place in the code is a
+  // string of its own (messages print the line; the race check tells sites
+  // apart by the string).
+  std::string site_literal(size_t i) const;
   // Token i's column in the preprocessed text (1 for the first).
   size_t column(size_t i) const;
   // Tokens [first, last) on one line: spacing kept as one blank, linemarkers

@@ -82,11 +82,13 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
 }
 
 namespace mlusim::detail {
-// A scalar load (write false) or store of `bytes` at p in `space`: bounds and
-// alignment, then what any scalar access of kernel code is (detail/scalar_code.h):
-// charged by the space it lies in, checked against unfenced async copies,
-// logged for the race check in GDRAM and shared SRAM.
-void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write);
+// A scalar load (write false) or store of `bytes` at p in `space` (a store's
+// bytes at `stored`): bounds and alignment, then what any scalar access of
+// kernel code is (detail/scalar_code.h): charged by the space it lies in,
+// checked against unfenced async copies, logged for the race check in GDRAM
+// and shared SRAM.
+void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write,
+                     const void *stored = nullptr);
 }  // namespace mlusim::detail
 
 // Scalar loads and stores naming the space the pointer lies in.
@@ -107,12 +109,14 @@ T __load_gdram(const T *p) {
 }
 template <typename T>
 void __store_sram(T *p, std::type_identity_t<T> value) {
-  mlusim::detail::scalar_transfer("__store_sram", mlusim::Space::kSram, p, sizeof(T), true);
+  mlusim::detail::scalar_transfer("__store_sram", mlusim::Space::kSram, p, sizeof(T), true,
+                                  &value);
   *p = value;
 }
 template <typename T>
 void __store_gdram(T *p, std::type_identity_t<T> value) {
-  mlusim::detail::scalar_transfer("__store_gdram", mlusim::Space::kGdram, p, sizeof(T), true);
+  mlusim::detail::scalar_transfer("__store_gdram", mlusim::Space::kGdram, p, sizeof(T), true,
+                                  &value);
   *p = value;
 }
 

@@ -31,9 +31,14 @@ void set_elements(const char *op, Space space, T *dst, int count, T value, int s
   const Segments range{reinterpret_cast<uintptr_t>(dst), run, stride, runs};
   const bool ordered = check_fill(c, op, range, pipe);
   // What other cores may touch, for the race check: GDRAM, and in UNION
-  // launches the cluster's SRAM.
-  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
-    log_shared(c, space, range, true, false, op);
+  // launches the cluster's SRAM; the value over and over (every run's
+  // elements in step when the stride is a multiple of the element).
+  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union)) {
+    const WrittenBytes written = stride % sizeof(T) == 0
+                                     ? WrittenBytes::repeated(range.lo, &value, sizeof(T))
+                                     : WrittenBytes{};
+    log_shared(c, space, range, true, false, op, written);
+  }
 
   auto *bytes = reinterpret_cast<std::byte *>(dst);
   if (((reinterpret_cast<uintptr_t>(dst) | stride) & (alignof(T) - 1)) == 0) [[likely]] {

@@ -1,13 +1,21 @@
 // An intrinsic call in device code first records its .mlu line, so that a
-// fault names it: __bang_add(...) -> (::mlusim::bang::at("p.mlu:7"), __bang_add(...)).
+// fault names it: __bang_add(...) ->
+// (::mlusim::bang::at("p.mlu:7" "\0" "3"), __bang_add(...)). The column
+// after the string's end makes each call a site of its own for the race
+// check: two calls on one line make runs of their own.
 #include "tools/cncc/passes/passes.h"
 
 namespace mlusim::cncc {
 namespace {
 
+// The calls that check their operands and may fault or log an access naming
+// their line: every intrinsic of include/mlusim/bang/ but the pure functions
+// (__is_mpu, __float2int_rn, __cn_scalar_sin_f32, ...). A call left out runs
+// with the line of the intrinsic before it, perhaps in another function.
 bool is_intrinsic(std::string_view w) {
   for (std::string_view prefix :
-       {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset", "__ldramset", "__mluop_"})
+       {"__bang_", "__memcpy", "__sync", "__nramset", "__gdramset", "__ldramset", "__sramset",
+        "__memset_", "__load_", "__store_", "__gather", "__vv_", "__cn_vector_", "__mluop_"})
     if (w.substr(0, prefix.size()) == prefix) return true;
   return false;
 }
@@ -37,7 +45,7 @@ void mark_intrinsic_lines(Unit &u) {
     if (call >= u.size()) continue;
     const size_t close = u.matching(call);
     if (close >= u.size()) continue;
-    u.insert_before(i, "(::mlusim::bang::at(" + quoted(u.where(i)) + "), ");
+    u.insert_before(i, "(::mlusim::bang::at(" + u.site_literal(i) + "), ");
     u.insert_after(close, ")");
   }
 }

@@ -127,13 +127,6 @@ class AccessFinder {
     return u_.is(k + 1, "=") && u_[k + 1].begin == u_[k].end && !u_.adjacent(k + 1, 2, "=");
   }
 
-  // "p.mlu:7" "\0" "12": the access's line, and after the string's end its
-  // column, so that every access is its own string (the race check merges an
-  // access only into a run of its own site: a[i] + c[i] stays two runs).
-  std::string site(size_t i) const {
-    return quoted(u_.where(i)) + " \"\\0\" \"" + std::to_string(u_.column(i)) + "\"";
-  }
-
   // Outer accesses open first: by first token, the longer before the shorter.
   void emit() {
     std::sort(wraps_.begin(), wraps_.end(), [](const Wrap &a, const Wrap &b) {
@@ -145,8 +138,10 @@ class AccessFinder {
                              }),
                  wraps_.end());
     for (const Wrap &w : wraps_) {
+      // Each access its own site (the race check merges an access only into
+      // a run of its own site: a[i] + c[i] stays two runs).
       u_.insert_before(w.first, std::string("::mlusim::bang::") + accessor(w.access) + "(" +
-                                    site(w.first) + ", ");
+                                    u_.site_literal(w.first) + ", ");
       u_.insert_after(w.last, ")");
     }
   }

@@ -11,6 +11,7 @@
 #endif
 
 #include <atomic>
+#include <bit>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -42,6 +43,49 @@ struct Segments {
   size_t bytes, stride, count;
   uintptr_t hi() const { return lo + (count - 1) * stride + bytes; }
 };
+
+// The bytes a write stored, where they are known: the race check calls two
+// unordered writes benign when both stored the same bytes. Known are bytes
+// that repeat every 8 addresses or less, as a fill makes, one element, or one
+// value stored over and over: byte a of memory is byte a % 8 of `bytes`
+// (little-endian) wherever `known` is 0xff there. known 0: not known (a
+// copy's data, elements of different values), never taken for the same.
+struct WrittenBytes {
+  uint64_t bytes = 0, known = 0;
+
+  // One element of n bytes at `address`, as `value` holds it.
+  static WrittenBytes element(uintptr_t address, const void *value, size_t n) {
+    if (n > 8) return {};
+    uint64_t v = 0;
+    std::memcpy(&v, value, n);
+    const uint64_t mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
+    const int shift = static_cast<int>(address % 8) * 8;
+    return {std::rotl(v & mask, shift), std::rotl(mask, shift)};
+  }
+  // Every byte from `address` on, the n bytes of `value` over and over.
+  static WrittenBytes repeated(uintptr_t address, const void *value, size_t n) {
+    if (n == 0 || n > 8 || 8 % n != 0) return {};
+    uint64_t tiled = 0;
+    std::memcpy(&tiled, value, n);
+    for (size_t filled = n; filled < 8; filled *= 2) tiled |= tiled << (8 * filled);
+    return {std::rotl(tiled, static_cast<int>(address % 8) * 8), ~uint64_t{0}};
+  }
+  // What `other` stored too: not known where the two differ.
+  void add(const WrittenBytes &other) {
+    if (known == 0) return;
+    if (!same_as(other)) {
+      *this = {};
+      return;
+    }
+    bytes |= other.bytes;
+    known |= other.known;
+  }
+  // Both known, and the same wherever both stored.
+  bool same_as(const WrittenBytes &other) const {
+    return known != 0 && other.known != 0 && ((bytes ^ other.bytes) & known & other.known) == 0;
+  }
+};
+inline constexpr WrittenBytes kBytesNotKnown{};  // a read's, a copy's
 
 // An async copy issued but not yet retired by a fence: its data lands then.
 struct PendingCopy {
@@ -236,9 +280,11 @@ struct ScalarRun {
   const char *where;           // its line in reports, or null
   const char *op;              // how reports name it
   Segments range;
-  uint64_t seq;  // the core's instruction count when it began
+  uint64_t seq;    // the core's instruction count when it began
+  uint64_t value;  // a run of stores: the bytes its first one stored, if known
   Space space;
   bool write;
+  bool same;  // a run of stores: every one stored `value`, known bytes
 };
 constexpr int kScalarRuns = 4;  // sites a scalar loop may interleave without a break
 constexpr int kRecentAllocations = 4;  // GDRAM allocations a core remembers for scalar code
@@ -433,9 +479,10 @@ void compute_waited_for(CoreContext &c, const Access &a);
 // order (runtime/bang/memory.cpp).
 void land_copies_through(CoreContext &c, Pipe pipe, uint64_t seq);
 // Logs an access to shared memory for the race check: `op` at `where` (may
-// be null), the core's instruction `seq`.
+// be null), the core's instruction `seq`, the bytes a write stored if known.
 void append_shared_access(CoreContext &c, Space space, const Segments &range, bool write,
-                          bool atomic, const char *op, const char *where, uint64_t seq);
+                          bool atomic, const char *op, const char *where, uint64_t seq,
+                          const WrittenBytes &written);
 // Checks an async copy (writing `dst`, reading `src`, each in NRAM if the
 // flag says) against the NRAM scalar code read or stored since the last
 // fence (runtime/scalar_marks.h).
@@ -450,11 +497,13 @@ bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                           const Segments &src, Pipe own);
 
 // An intrinsic's access to memory other cores share (GDRAM, and in UNION
-// launches the cluster's SRAM), for the race check (runtime/race_check.h).
+// launches the cluster's SRAM), for the race check (runtime/race_check.h);
+// a write's bytes where they are known.
 inline void log_shared(CoreContext &c, Space space, const Segments &range, bool write,
-                       bool atomic, const char *op) {
+                       bool atomic, const char *op,
+                       const WrittenBytes &written = kBytesNotKnown) {
   if (c.access_log != nullptr)
-    append_shared_access(c, space, range, write, atomic, op, c.where, c.issued + 1);
+    append_shared_access(c, space, range, write, atomic, op, c.where, c.issued + 1, written);
 }
 }  // namespace detail
 

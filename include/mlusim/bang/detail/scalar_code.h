@@ -7,10 +7,11 @@
 // the launch's allocation snapshot, else the stack or other host memory)
 // and charged in cycles that the next recorded step carries into the timing
 // model; it faults when an unfenced async copy owns its bytes; GDRAM and
-// SRAM accesses join the race check's log. An NRAM access costs a thread-local
-// load, two compares, an add and two stores on the host (its mark for the
-// scalar pipe hazards: runtime/scalar_marks.h); a store, two byte stores more
-// (the pages the next launch refills: CoreContext::touched).
+// SRAM accesses join the race check's log, a store of a scalar with the
+// bytes it stores. An NRAM access costs a thread-local load, two compares, an
+// add and two stores on the host (its mark for the scalar pipe hazards:
+// runtime/scalar_marks.h); a store, two byte stores more (the pages the next
+// launch refills: CoreContext::touched).
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
@@ -27,8 +28,21 @@
 namespace mlusim::detail {
 
 // What a scalar access does with the element: reads it, writes it, or both
-// (a compound assignment or an increment).
-enum ScalarAccess : unsigned { kScalarLoad = 1, kScalarStore = 2, kScalarUpdate = 3 };
+// (a compound assignment or an increment); or writes bytes it knows (8 or
+// fewer, passed as one number: the race check grades races by them).
+enum ScalarAccess : unsigned {
+  kScalarLoad = 1,
+  kScalarStore = 2,
+  kScalarUpdate = 3,
+  kScalarStoreOf = 6,
+};
+
+// The `bytes` (8 or fewer) at `p` as one number, zero-extended.
+inline uint64_t bits_of(const void *p, size_t bytes) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, bytes);
+  return bits;
+}
 
 // How scalar code names itself where an instruction's name would stand (the
 // race check's reports, the hazard messages).
@@ -36,15 +50,21 @@ inline constexpr const char kScalarCodeOp[] = "scalar code";
 
 // An access outside the core's NRAM and the GDRAM allocation of the last one:
 // classified, charged, logged for the race check when it touches memory other
-// cores share. `op` names it in reports, `where` (may be null) its line.
+// cores share. `op` names it in reports, `where` (may be null) its line;
+// `bits` a kScalarStoreOf's bytes.
 void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr_t address,
-                      size_t bytes, unsigned access);
+                      size_t bytes, unsigned access, uint64_t bits);
 // An access of shared memory that does not go on with its site's run: logs
 // the run the site (or the slot it takes) had, and starts a new one.
 void scalar_run_break(CoreContext &c, const char *op, const char *where, uintptr_t address,
-                      size_t bytes, bool write, Space space);
+                      size_t bytes, unsigned access, Space space, uint64_t bits);
 // Logs every run not yet logged: before a barrier, at the task's end.
 void flush_scalar_runs(CoreContext &c);
+// Logs the run `site` makes if it is of the other kind (a store's, if not
+// `write`). An intrinsic call runs with the site of the last call marked: its
+// own, or one in its arguments (__store_gdram(p, __load_gdram(p)) stores with
+// the load's), or, unmarked (in a system header), an earlier one.
+void end_run_of_other_kind(CoreContext &c, const char *site, bool write);
 inline void forget_scalar_runs(CoreContext &c) {  // a faulted task's
   for (ScalarRun &r : c.scalar_runs) r.site = nullptr;
 }
@@ -53,35 +73,54 @@ inline void forget_scalar_runs(CoreContext &c) {  // a faulted task's
 [[gnu::cold]] void scalar_in_flight(CoreContext &c, const char *where, uintptr_t address,
                                     size_t bytes, bool write);
 
-// The run of `site` goes on with the element at `address`: the same one again,
-// the next at the run's stride, or (its second access) the one that sets it.
-inline bool continues_run(CoreContext &c, const char *site, uintptr_t address, size_t bytes) {
+// The run of `site` that goes on with the element at `address`: the same one
+// again, the next at the run's stride, or (its second access) the one that
+// sets it; null if none does. A site only loads or only stores: each
+// translated access is one (mlusim-cncc gives each its own string), and an
+// intrinsic's ends the run of the other kind first (end_run_of_other_kind).
+inline ScalarRun *continued_run(CoreContext &c, const char *site, uintptr_t address, size_t bytes) {
   for (ScalarRun &r : c.scalar_runs) {
     if (r.site != site) continue;
     Segments &s = r.range;
     const uintptr_t last = s.lo + (s.count - 1) * s.stride;
-    if (address == last) return true;
+    if (address == last) return &r;
     if (s.count > 1 && address == last + s.stride) {
       ++s.count;
-      return true;
+      return &r;
     }
     if (s.count == 1 && address >= last + bytes) {
       s.stride = address - s.lo;
       s.count = 2;
-      return true;
+      return &r;
     }
-    return false;
+    return nullptr;
   }
-  return false;
+  return nullptr;
+}
+
+// An access of memory other cores share, for the race check: it goes on with
+// its site's run or starts one; a store that stores other bytes than the
+// run's first (or bytes not known) makes the run's bytes not known.
+[[gnu::always_inline]] inline void log_scalar(CoreContext &c, const char *op, const char *where,
+                                              uintptr_t address, size_t bytes, unsigned access,
+                                              uint64_t bits, Space space) {
+  if (c.access_log == nullptr) return;
+  const bool write = (access & kScalarStore) != 0;
+  const char *site = where != nullptr ? where : op;
+  if (ScalarRun *run = continued_run(c, site, address, bytes); run == nullptr)
+    scalar_run_break(c, op, where, address, bytes, access, space, bits);
+  else if (write && (access != kScalarStoreOf || bits != run->value))
+    run->same = false;
 }
 
 // The element at `address`, `bytes` long, accessed by scalar code of the
 // calling core: charged, checked, logged. NRAM and the GDRAM allocation the
 // last access fell in are inline; `site` keys the race check's run (each
-// translated access has its own string; null `where` leaves `op`).
+// translated access has its own string; null `where` leaves `op`); `bits`
+// are a kScalarStoreOf's bytes.
 template <unsigned kAccess>
 [[gnu::always_inline]] inline void scalar_touch(CoreContext &c, const char *op, const char *where,
-                                                uintptr_t address, size_t bytes) {
+                                                uintptr_t address, size_t bytes, uint64_t bits = 0) {
   if (const uintptr_t off = address - reinterpret_cast<uintptr_t>(c.nram); off < c.nram_capacity)
       [[likely]] {
     c.scalar_nram_accesses += kAccess == kScalarUpdate ? 2 : 1;
@@ -94,16 +133,32 @@ template <unsigned kAccess>
   } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
     c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
                        ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
-    const char *site = where != nullptr ? where : op;
-    if (c.access_log != nullptr && !continues_run(c, site, address, bytes))
-      scalar_run_break(c, op, where, address, bytes, (kAccess & kScalarStore) != 0,
-                       Space::kGdram);
+    log_scalar(c, op, where, address, bytes, kAccess, bits, Space::kGdram);
   } else {
-    scalar_elsewhere(c, op, where, address, bytes, kAccess);
+    scalar_elsewhere(c, op, where, address, bytes, kAccess, bits);
   }
   if (!c.pending.empty()) [[unlikely]]
     scalar_in_flight(c, where, address, bytes, (kAccess & kScalarStore) != 0);
 }
+
+// The element of `p[i] = x` where it is a scalar of 8 bytes or less: the
+// store is seen when it happens, with the bytes it stores (the race check
+// grades a race of two writes by them). Assigning converts as `p[i] = x` does.
+template <typename T>
+struct ScalarStore {
+  const char *where;
+  T &element;
+  [[gnu::always_inline]] constexpr T &operator=(std::remove_cv_t<T> value) const {
+    if (!std::is_constant_evaluated()) {
+      if (CoreContext *c = tls_core; c != nullptr) [[likely]]  // null: host code
+        scalar_touch<kScalarStoreOf>(*c, kScalarCodeOp, where,
+                                     reinterpret_cast<uintptr_t>(std::addressof(element)),
+                                     sizeof(T), bits_of(std::addressof(value), sizeof(T)));
+    }
+    element = value;
+    return element;
+  }
+};
 
 // An lvalue of kernel code: the same lvalue, seen by the core. An array (a
 // row of a 2-D array, an array member) is no access: its elements are. A
@@ -113,6 +168,9 @@ template <unsigned kAccess, typename T>
   using Element = std::remove_reference_t<T>;
   if constexpr (!std::is_lvalue_reference_v<T>) {
     return Element(static_cast<T &&>(element));
+  } else if constexpr (kAccess == kScalarStore && std::is_scalar_v<Element> &&
+                       sizeof(Element) <= 8) {
+    return ScalarStore<Element>{where, element};
   } else {
     if constexpr (!std::is_array_v<Element> && !std::is_function_v<Element>) {
       if (!std::is_constant_evaluated()) {
