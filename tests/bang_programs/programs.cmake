@@ -30,13 +30,18 @@ add_test(NAME bang_unknown_intrinsic_is_a_compile_error
 set_tests_properties(bang_unknown_intrinsic_is_a_compile_error PROPERTIES
   PASS_REGULAR_EXPRESSION "__bang_frobnicate is a BANG C intrinsic that mlusim does not simulate")
 
-# Calling a __mlu_vector__ helper on an intrinsic mlusim does not simulate is a
-# compile error naming the intrinsic and the architecture.
-add_test(NAME bang_vector_register_call_is_a_compile_error
-         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/vector_registers.mlu -DCALL_THE_UNSIMULATED_HELPER
-                 --bang-mlu-arch=mtp_372 -o ${CMAKE_CURRENT_BINARY_DIR}/vector_register_call)
-set_tests_properties(bang_vector_register_call_is_a_compile_error PROPERTIES
-  PASS_REGULAR_EXPRESSION "__vv_mulh is a vector-register intrinsic, which mlusim does not simulate; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+# __vv_trixor in a program built for an architecture before MLU500 is a
+# compile error naming the intrinsic and the architecture; built for mtp_592,
+# the program uses it and runs.
+add_test(NAME bang_vector_register_trixor_needs_mlu500
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/vector_registers.mlu -DTRIXOR_BEFORE_MLU500
+                 --bang-mlu-arch=mtp_372 -o ${CMAKE_CURRENT_BINARY_DIR}/vector_register_trixor)
+set_tests_properties(bang_vector_register_trixor_needs_mlu500 PROPERTIES
+  PASS_REGULAR_EXPRESSION "mlusim: __vv_trixor needs MLU500 or later \\(__BANG_ARCH__ > 520\\)[^\n]*; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+add_test(NAME bang_vector_registers_cncc_mtp_592 COMMAND ${CMAKE_COMMAND} -DCNCC=${MLUSIM_CNCC_EXECUTABLE}
+         -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_vector_registers_mtp_592
+         -DSOURCES=${dir}/vector_registers.mlu "-DARCHS=--bang-mlu-arch=mtp_592"
+         -P ${dir}/cncc_build_and_run.cmake)
 
 # Calling a device function whose inline assembly mlusim does not run is a
 # compile error naming the instruction.
@@ -79,10 +84,10 @@ mlusim_arch_gate_test(int_band_on_mtp_290 BAND_INT mtp_290
   "arch_gates.mlu:42:[0-9]+: error: [^\n]*mlusim: __bang_band of int or short needs MLU300 or later [^\n]*; this program is built for mtp_290 \\(__BANG_ARCH__ 290\\)")
 
 add_test(NAME bang_unsimulated_arch_is_an_error
-         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/bang_arch.mlu --bang-mlu-arch=mtp_592 -o
+         COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/bang_arch.mlu --bang-mlu-arch=mtp_613 -o
                  ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_arch)
 set_tests_properties(bang_unsimulated_arch_is_an_error PROPERTIES
-  PASS_REGULAR_EXPRESSION "--bang-mlu-arch=mtp_592: no simulated device for this architecture \\(mlusim has mtp_372, ")
+  PASS_REGULAR_EXPRESSION "--bang-mlu-arch=mtp_613: no simulated device for this architecture \\(mlusim has mtp_372, ")
 
 # mlu-ops' cncc flags (its CMakeLists.txt, release build), with what cncc
 # accepts under -Wall -Werror and g++'s -Wall does not.

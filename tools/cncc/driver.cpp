@@ -288,7 +288,7 @@ struct KnownArch {
 constexpr KnownArch kKnownArchs[] = {
     {"mtp_372", 372, "MLU370-X4"}, {"compute_30", 300, "MLU370-X4"}, {"mtp_270", 270, "MLU270"},
     {"mtp_220", 220, "MLU270"},    {"compute_20", 200, "MLU270"},    {"mtp_290", 290, "MLU290"},
-    {"mtp_322", 322, ""},          {"mtp_592", 592, ""},             {"mtp_613", 613, ""},
+    {"mtp_322", 322, ""},          {"mtp_592", 592, "MLU590-H8"},             {"mtp_613", 613, ""},
 };
 
 std::string simulated_arch_names() {

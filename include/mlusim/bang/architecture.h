@@ -29,6 +29,7 @@ namespace mlusim::bang::arch {
 // program was not built by mlusim-cncc (kTargetArch 0).
 inline constexpr bool kMlu300 = kTargetArch == 0 || kTargetArch >= 300;
 inline constexpr bool kMlu300Not372 = kMlu300 && kTargetArch != 372;
+inline constexpr bool kMlu500 = kTargetArch == 0 || kTargetArch > 520;
 
 // The element type of a pointer operand (or of the value itself).
 template <typename P>
@@ -105,6 +106,9 @@ MLUSIM_ARCH_GATE(__bang_div, Args != 4 || kMlu300Not372,
                  "__bang_mul, as mlu-ops does")
 MLUSIM_ARCH_GATE(__bang_rem, kMlu300Not372,
                  "needs MLU300 or later but not mtp_372 (__BANG_ARCH__ >= 300 && != 372)")
+MLUSIM_ARCH_GATE(__vv_trixor, kMlu500,
+                 "needs MLU500 or later (__BANG_ARCH__ > 520); before it, two __vv_xor as "
+                 "mlu-ops' Philox generator does")
 #define MLUSIM_INTEGER_GATE(name, bytes, types)                                            \
   MLUSIM_ARCH_GATE(name, (kIntegerOk<First, bytes>),                                       \
                    "of " types " needs MLU300 or later (__BANG_ARCH__ >= 300); MLU200 has it " \
@@ -150,6 +154,7 @@ MLUSIM_INTEGER_GATE(__bang_cycle_band, 2, "int or short")
 #define __bang_atomic_reduce_min(...) MLUSIM_ARCH_CHECKED(__bang_atomic_reduce_min, __VA_ARGS__)
 #define __bang_div(...) MLUSIM_ARCH_CHECKED(__bang_div, __VA_ARGS__)
 #define __bang_rem(...) MLUSIM_ARCH_CHECKED(__bang_rem, __VA_ARGS__)
+#define __vv_trixor(...) MLUSIM_ARCH_CHECKED(__vv_trixor, __VA_ARGS__)
 #define __bang_and(...) MLUSIM_ARCH_CHECKED(__bang_and, __VA_ARGS__)
 #define __bang_or(...) MLUSIM_ARCH_CHECKED(__bang_or, __VA_ARGS__)
 #define __bang_not(...) MLUSIM_ARCH_CHECKED(__bang_not, __VA_ARGS__)

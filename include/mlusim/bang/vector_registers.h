@@ -5,10 +5,8 @@
 // stores eight registers as one 2048-byte block ("GuGenSize"). Each
 // intrinsic is one instruction on the vector pipe (latency plus 256 bytes at
 // the vector unit's width); __vv_load and __vv_store check their NRAM range
-// as vector operands are checked. The intrinsics mlu-ops declares but never
-// reaches for the simulated architectures (__vv_mulh, __vv_and, ...) are
-// declared so that such code compiles; a call the program really makes (one
-// the compiler emits) fails to compile with a message naming the intrinsic.
+// as vector operands are checked. The integer operations (and, or, xor,
+// trixor, mulh) are those of mlu-ops' Philox generator.
 #pragma once
 
 #include <cstdint>
@@ -154,14 +152,43 @@ void __vv_load(mlusim_vector_register<T> &dst, const T *src,
   std::memcpy(dst.lanes, src, mlusim::bang::registers::nram_lanes("__vv_load", src, count, false));
 }
 
-#define MLUSIM_VECTOR_REGISTER_INTRINSIC(Result, name)                                     \
-  template <typename... Args>                                                              \
-  [[gnu::error("mlusim: " #name " is a vector-register intrinsic, which mlusim does not "  \
-               "simulate; this program is " MLUSIM_BUILT_FOR " (docs/bang_c_intrinsics.md)")]] \
-  Result name(Args...);
-MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_mulh)
-MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_and)
-MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_or)
-MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_xor)
-MLUSIM_VECTOR_REGISTER_INTRINSIC(void, __vv_trixor)
-#undef MLUSIM_VECTOR_REGISTER_INTRINSIC
+// Bitwise operations of integer registers (b a register or a scalar).
+template <typename T, typename B>
+  requires std::is_integral_v<T>
+void __vv_and(mlusim_vector_register<T> &dst, const mlusim_vector_register<T> &a, const B &b) {
+  mlusim::bang::registers::elementwise("__vv_and", dst, a, b, [](auto x, auto y) { return x & y; });
+}
+template <typename T, typename B>
+  requires std::is_integral_v<T>
+void __vv_or(mlusim_vector_register<T> &dst, const mlusim_vector_register<T> &a, const B &b) {
+  mlusim::bang::registers::elementwise("__vv_or", dst, a, b, [](auto x, auto y) { return x | y; });
+}
+template <typename T, typename B>
+  requires std::is_integral_v<T>
+void __vv_xor(mlusim_vector_register<T> &dst, const mlusim_vector_register<T> &a, const B &b) {
+  mlusim::bang::registers::elementwise("__vv_xor", dst, a, b, [](auto x, auto y) { return x ^ y; });
+}
+
+// The high half of each lane's full-width product, signed or not as T is
+// (Philox's multiply-high: mlu-ops' philox_generator.h).
+template <typename T, typename B>
+  requires std::is_integral_v<T>
+void __vv_mulh(mlusim_vector_register<T> &dst, const mlusim_vector_register<T> &a, const B &b) {
+  using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+  mlusim::bang::registers::elementwise("__vv_mulh", dst, a, b, [](auto x, auto y) {
+    return static_cast<Wide>(static_cast<T>(x)) * static_cast<Wide>(static_cast<T>(y)) >>
+           (8 * sizeof(T));
+  });
+}
+
+// dst = a ^ b ^ c in one instruction (MLU500: architecture.h gates it); c a
+// register or a scalar.
+template <typename T, typename C>
+  requires std::is_integral_v<T>
+void __vv_trixor(mlusim_vector_register<T> &dst, const mlusim_vector_register<T> &a,
+                 const mlusim_vector_register<T> &b, const C &c) {
+  namespace r = mlusim::bang::registers;
+  r::issue<T>("__vv_trixor", nullptr, nullptr, 0);
+  for (unsigned i = 0; i < dst.kLanes; ++i)
+    dst.lanes[i] = static_cast<T>(r::lane<T>(a, i) ^ r::lane<T>(b, i) ^ r::lane<T>(c, i));
+}
