@@ -4,7 +4,7 @@
 // any n at any place in the declared NRAM (no alignment rule); mlusim charges
 // each call as one vector instruction over its widest operand (the routines'
 // instruction counts are not published). dst may be a source.
-//  sin_f32, hypot_f32: the function computed in double, rounded to float
+//  sin_f32, cos_f32, hypot_f32: the function computed in double, rounded to float
 //    (the library's error bound is not published).
 //  div_f32_rn: IEEE division, rounded to nearest even.
 //  div_s32: C division, truncating toward zero; x / 0 gives -1 and
@@ -54,6 +54,12 @@ inline void __cn_vector_sin_f32(int n, float *dst, const float *src) {
   mlusim::detail::library_map("__cn_vector_sin_f32", n, dst, src,
                               static_cast<const float *>(nullptr), [](float x, float) {
                                 return static_cast<float>(std::sin(static_cast<double>(x)));
+                              });
+}
+inline void __cn_vector_cos_f32(int n, float *dst, const float *src) {
+  mlusim::detail::library_map("__cn_vector_cos_f32", n, dst, src,
+                              static_cast<const float *>(nullptr), [](float x, float) {
+                                return static_cast<float>(std::cos(static_cast<double>(x)));
                               });
 }
 inline void __cn_vector_hypot_f32(int n, float *dst, const float *a, const float *b) {
