@@ -223,52 +223,99 @@ void copy_to_cluster(const char *op, void *dst, const void *src, int size,
   onchip_stray_store(s.to.lo);  // the next launch refills that cluster's SRAM too
 }
 
-void gather(const char *op, void *dst, const void *src, const unsigned int *offsets,
-            unsigned int size, mluMemcpyDirection_t dir, unsigned int dst_stride,
-            unsigned int count) {
-  CoreContext &c = this_core();
-  const DirectionInfo d = direction_info(dir);
-  const char *dir_name = mlusimDirectionName(dir);
-  const Segments to{reinterpret_cast<uintptr_t>(dst), size, dst_stride, count};
-  if (count == 0) return;
-  require_onchip(c, op, "offset", Space::kNram, offsets, size_t{count} * sizeof(unsigned int));
-  check_read(c, op, offsets, size_t{count} * sizeof(unsigned int));
-  require_space(c, op, "dst", d.dst, dst, to.hi() - to.lo);
-  const auto *from = static_cast<const std::byte *>(src);
-  uintptr_t src_lo = UINTPTR_MAX, src_hi = 0;
-  BlockSpan read;
-  for (unsigned int i = 0; i < count; ++i) {
-    const Segments one{reinterpret_cast<uintptr_t>(from + offsets[i]), size, size, 1};
-    require_space(c, op, "src", d.src, from + offsets[i], size);
-    src_lo = std::min(src_lo, one.lo), src_hi = std::max(src_hi, one.hi());
-    if (d.src == Space::kGdram) {
+namespace {
+
+// An indexed copy's transfers that move (all, or those whose mask bit is 1),
+// with the hull and the GDRAM blocks of their indexed side.
+struct IndexedSide {
+  std::vector<unsigned int> moving;
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  BlockSpan blocks;
+};
+
+IndexedSide indexed_side(CoreContext &c, const char *op, const IndexedCopy &x, Space space) {
+  IndexedSide side;
+  const auto *mask = static_cast<const uint8_t *>(x.mask);
+  const auto base = reinterpret_cast<uintptr_t>(x.scatter ? x.dst : x.src);
+  for (unsigned int i = 0; i < x.count; ++i) {
+    if (mask != nullptr && ((mask[i / 8] >> (i % 8)) & 1u) == 0) continue;
+    const Segments one{base + x.offsets[i], x.size, x.size, 1};
+    require_space(c, op, x.scatter ? "dst" : "src", space, reinterpret_cast<const void *>(one.lo),
+                  x.size);
+    side.moving.push_back(i);
+    side.lo = std::min(side.lo, one.lo), side.hi = std::max(side.hi, one.hi());
+    if (space == Space::kGdram) {
       const BlockSpan b = blocks_of(one);
-      read.touched += b.touched, read.partial += b.partial;
+      side.blocks.touched += b.touched, side.blocks.partial += b.partial;
     }
   }
-  if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
-  if (!c.pending.empty()) {
-    land_copies(c, bit(d.pipe));  // it runs after the copies queued on its pipe
-    hazard_check(c, op, Segments{src_lo, src_hi - src_lo, src_hi - src_lo, 1}, false, d.pipe);
-    hazard_check(c, op, to, true, d.pipe);
+  return side;
+}
+
+}  // namespace
+
+void indexed_copy(const char *op, const IndexedCopy &x) {
+  CoreContext &c = this_core();
+  const DirectionInfo d = direction_info(x.dir);
+  if (x.count == 0) return;
+  require_onchip(c, op, "offset", Space::kNram, x.offsets, size_t{x.count} * sizeof(unsigned int));
+  check_read(c, op, x.offsets, size_t{x.count} * sizeof(unsigned int));
+  if (x.mask != nullptr) {
+    require_onchip(c, op, "mask", Space::kNram, x.mask, (size_t{x.count} + 7) / 8);
+    check_read(c, op, x.mask, (size_t{x.count} + 7) / 8);
   }
-  for (unsigned int i = 0; i < count; ++i)
-    log_copy_side(c, d.src, Segments{reinterpret_cast<uintptr_t>(from + offsets[i]), size, size, 1},
-                  false, op);
-  log_copy_side(c, d.dst, to, true, op);
-  c.bytes_moved[dir] += static_cast<double>(size_t{size} * count);
-  Step step{.op = op, .detail = dir_name,
-            .access = access_of(dst, to.hi() - to.lo, reinterpret_cast<const void *>(src_lo),
-                                src_hi - src_lo, offsets, size_t{count} * sizeof(unsigned int)),
-            .amount = size, .count = count, .kind = StepKind::kOnchipCopy, .pipe = d.pipe};
+  const Space packed_space = x.scatter ? d.src : d.dst, indexed_space = x.scatter ? d.dst : d.src;
+  const Segments packed{reinterpret_cast<uintptr_t>(x.scatter ? x.src : x.dst), x.size, x.stride,
+                        x.count};
+  require_space(c, op, x.scatter ? "src" : "dst", packed_space,
+                reinterpret_cast<const void *>(packed.lo), packed.hi() - packed.lo);
+  IndexedSide side = indexed_side(c, op, x, indexed_space);
+  if (!runs_on(c, d.dst, d.src) || side.moving.empty()) return;
+  const Segments hull{side.lo, side.hi - side.lo, side.hi - side.lo, 1};
+  const Segments &to = x.scatter ? hull : packed, &from = x.scatter ? packed : hull;
+  if (!x.async && !c.pending.empty()) land_copies(c, bit(d.pipe));
+  bool ordered = false;
+  if (!c.pending.empty()) {
+    ordered |= hazard_check(c, op, from, false, d.pipe);
+    ordered |= hazard_check(c, op, to, true, d.pipe);
+  }
+  if (x.async && !compute_fenced(c)) ordered |= compute_hazard_check(c, op, to, from, d.pipe);
+  if (x.async && c.scalar_marked)
+    scalar_mark_check(c, op, to, d.dst == Space::kNram, from, d.src == Space::kNram);
+  // Each transfer's two sides.
+  const auto packed_at = [&](unsigned int i) {
+    return Segments{packed.lo + size_t{i} * x.stride, x.size, x.size, 1};
+  };
+  const auto indexed_at = [&](unsigned int i) {
+    const auto base = reinterpret_cast<uintptr_t>(x.scatter ? x.dst : x.src);
+    return Segments{base + x.offsets[i], x.size, x.size, 1};
+  };
+  for (unsigned int i : side.moving) {
+    log_copy_side(c, d.src, x.scatter ? packed_at(i) : indexed_at(i), false, op);
+    log_copy_side(c, d.dst, x.scatter ? indexed_at(i) : packed_at(i), true, op);
+  }
+  c.bytes_moved[x.dir] += static_cast<double>(size_t{x.size} * side.moving.size());
+  Step step{.op = op, .detail = mlusimDirectionName(x.dir),
+            .access = access_of(reinterpret_cast<const void *>(to.lo), to.hi() - to.lo,
+                                reinterpret_cast<const void *>(from.lo), from.hi() - from.lo,
+                                x.offsets, size_t{x.count} * sizeof(unsigned int)),
+            .amount = x.size, .count = static_cast<uint32_t>(side.moving.size()),
+            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = x.async, .ordered = ordered};
   if (d.dst == Space::kGdram || d.src == Space::kGdram) {
     step.kind = StepKind::kGdramCopy;
-    step.blocks = gdram_blocks(c, read, d.dst == Space::kGdram ? blocks_of(to) : BlockSpan{});
+    const BlockSpan packed_blocks = packed_space == Space::kGdram ? blocks_of(packed) : BlockSpan{};
+    step.blocks = x.scatter ? gdram_blocks(c, packed_blocks, side.blocks)
+                            : gdram_blocks(c, side.blocks, packed_blocks);
   }
   issue(c, step);
-  auto *out = static_cast<std::byte *>(dst);
-  for (unsigned int i = 0; i < count; ++i)
-    std::memmove(out + size_t{i} * dst_stride, from + offsets[i], size);
+  for (unsigned int i : side.moving) {
+    const Segments t = x.scatter ? indexed_at(i) : packed_at(i);
+    const Segments f = x.scatter ? packed_at(i) : indexed_at(i);
+    if (x.async)
+      c.pending.push_back(PendingCopy{t, f, d.pipe, op, c.where, c.issued});
+    else
+      std::memmove(reinterpret_cast<void *>(t.lo), reinterpret_cast<const void *>(f.lo), x.size);
+  }
 }
 
 namespace {
@@ -320,15 +367,35 @@ void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, 
   charge_atomic(op, gdram_dst, nullptr, false, bytes, elements);
 }
 
+namespace {
+
+// A scalar element off its own alignment. The guide says nothing of it; boards
+// run mlu-ops' ms_deform_attn_forward, whose __load_nram reads int32 offsets
+// at NRAM addresses off their 4 bytes and whose cases pass: the element is
+// moved as it lies, and the launch's log says so once.
+void note_unaligned_scalar(CoreContext &c, const char *op, const void *p, size_t bytes,
+                           bool write) {
+  std::atomic<bool> &noted = c.launch->unaligned_scalar_noted;
+  if (noted.load(std::memory_order_relaxed) || noted.exchange(true, std::memory_order_relaxed))
+    return;
+  log::kernel().warn(
+      "kernel '{}' [{}, task {}]{}{}: {} {} {:#x}, which is off the element's {}-byte alignment; "
+      "the BANG C guide does not say whether the scalar unit takes that, and boards run mlu-ops' "
+      "ms_deform_attn_forward, which does it: mlusim moves the element as it lies. Align it if "
+      "the kernel must be portable. (Noted once per launch.)",
+      c.launch->kernel, core_name(c), c.task_id, c.where != nullptr ? " at " : "",
+      c.where != nullptr ? c.where : "", op, write ? "stores to" : "loads from",
+      reinterpret_cast<uintptr_t>(p), bytes);
+}
+
+}  // namespace
+
 void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write,
                      const void *stored) {
   CoreContext &c = this_core();
   require_space(c, op, write ? "dst" : "src", space, p, bytes);
-  // One element, on its own alignment (our choice: the guide's scalar unit is
-  // a RISC load/store unit; the host could not move it otherwise either).
   if (std::has_single_bit(bytes) && (reinterpret_cast<uintptr_t>(p) & (bytes - 1)) != 0)
-    fault(c, fmt::format("{}: {} {:#x} is not aligned to its {} bytes", op, write ? "dst" : "src",
-                         reinterpret_cast<uintptr_t>(p), bytes));
+    note_unaligned_scalar(c, op, p, bytes, write);
   const auto address = reinterpret_cast<uintptr_t>(p);
   end_run_of_other_kind(c, c.where != nullptr ? c.where : op, write);
   if (write && stored != nullptr && bytes <= 8)

@@ -83,41 +83,51 @@ inline void __memcpy_async(void *dst, const void *src, int size, mluMemcpyDirect
 
 namespace mlusim::detail {
 // A scalar load (write false) or store of `bytes` at p in `space` (a store's
-// bytes at `stored`): bounds and alignment, then what any scalar access of
-// kernel code is (detail/scalar_code.h): charged by the space it lies in,
+// bytes at `stored`): bounds (any start: an element off its alignment is
+// moved and noted once per launch), then what any scalar access of kernel
+// code is (detail/scalar_code.h): charged by the space it lies in,
 // checked against unfenced async copies, logged for the race check in GDRAM
 // and shared SRAM.
 void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, bool write,
                      const void *stored = nullptr);
+
+// The element at p, wherever it starts (memcpy: the host may not load a
+// misaligned T; at an aligned p it is one load).
+template <typename T>
+T element_at(const T *p) {
+  std::remove_cv_t<T> value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
 }  // namespace mlusim::detail
 
 // Scalar loads and stores naming the space the pointer lies in.
 template <typename T>
 T __load_nram(const T *p) {
   mlusim::detail::scalar_transfer("__load_nram", mlusim::Space::kNram, p, sizeof(T), false);
-  return *p;
+  return mlusim::detail::element_at(p);
 }
 template <typename T>
 T __load_sram(const T *p) {
   mlusim::detail::scalar_transfer("__load_sram", mlusim::Space::kSram, p, sizeof(T), false);
-  return *p;
+  return mlusim::detail::element_at(p);
 }
 template <typename T>
 T __load_gdram(const T *p) {
   mlusim::detail::scalar_transfer("__load_gdram", mlusim::Space::kGdram, p, sizeof(T), false);
-  return *p;
+  return mlusim::detail::element_at(p);
 }
 template <typename T>
 void __store_sram(T *p, std::type_identity_t<T> value) {
   mlusim::detail::scalar_transfer("__store_sram", mlusim::Space::kSram, p, sizeof(T), true,
                                   &value);
-  *p = value;
+  std::memcpy(p, &value, sizeof(T));
 }
 template <typename T>
 void __store_gdram(T *p, std::type_identity_t<T> value) {
   mlusim::detail::scalar_transfer("__store_gdram", mlusim::Space::kGdram, p, sizeof(T), true,
                                   &value);
-  *p = value;
+  std::memcpy(p, &value, sizeof(T));
 }
 
 // Fences (guide 3.3.5.1): the instruction stream waits until the named pipes

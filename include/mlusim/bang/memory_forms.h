@@ -5,7 +5,8 @@
 //    stride1, segnum2, then src's).
 //  - to a cluster: a last argument names the cluster of the UnionN task whose
 //    SRAM receives (SRAM2SRAM: Cambricon's bang_device_functions.h).
-//  - __gather: elements at offsets an NRAM vector holds, packed at a stride.
+//  - __gather / __scatter (and _async, masked): elements at offsets an NRAM
+//    vector holds, packed at a stride.
 #pragma once
 
 #include <string>
@@ -46,11 +47,24 @@ void copy_to_cluster(const char *op, void *dst, const void *src, int size,
                      mluMemcpyDirection_t dir, int dst_stride, int src_stride, int segnum,
                      int cluster, bool async);
 
-// `count` transfers of `size` bytes: the i-th from src + offsets[i] bytes to
-// dst + i * dst_stride (offsets: `count` unsigned ints in NRAM).
-void gather(const char *op, void *dst, const void *src, const unsigned int *offsets,
-            unsigned int size, mluMemcpyDirection_t dir, unsigned int dst_stride,
-            unsigned int count);
+// A gather or a scatter: `count` transfers of `size` bytes between the
+// packed side (base + i * stride: a gather's dst, a scatter's src) and the
+// indexed side (base + offsets[i] bytes: a gather's src, a scatter's dst);
+// offsets are `count` unsigned ints in NRAM. With a mask (count bits in NRAM,
+// bit i the i % 8-th, least significant first, of byte i / 8) only the
+// transfers whose bit is 1 move. One instruction on the direction's DMA
+// pipe; async, each transfer lands as an async copy does.
+struct IndexedCopy {
+  void *dst;
+  const void *src;
+  const unsigned int *offsets;
+  const void *mask;  // or null
+  unsigned int size;
+  mluMemcpyDirection_t dir;
+  unsigned int stride, count;
+  bool scatter, async;
+};
+void indexed_copy(const char *op, const IndexedCopy &x);
 
 }  // namespace mlusim::detail
 
@@ -84,14 +98,66 @@ inline void __memcpy(void *dst, const void *src, int size, mluMemcpyDirection_t 
                                   id_dst_cluster, false);
 }
 
-// A gather (mlu-ops: generate_proposals_v2 and roi_align_rotated for MLU500,
-// fft in later releases): transfer_num transfers of transfer_size bytes, the
-// i-th from src + offset[i] bytes to dst + i * dst_stride; offset holds
-// unsigned byte offsets in NRAM. One instruction on the copy's pipe, each
-// transfer a segment of it.
+// Gathers and scatters (mlu-ops: generate_proposals_v2, roi_align_rotated,
+// fft, and on MLU500 utils/scatter_gather.h's __mluop_gather/_scatter and
+// ms_deform_attn): IndexedCopy above says what each moves. The masked forms
+// take the mask after the offsets, as Cambricon's do.
 inline void __gather(void *dst, const void *src, const unsigned int *offset,
                      unsigned int transfer_size, mluMemcpyDirection_t dir,
                      unsigned int dst_stride, unsigned int transfer_num) {
-  mlusim::detail::gather("__gather", dst, src, offset, transfer_size, dir, dst_stride,
-                         transfer_num);
+  mlusim::detail::indexed_copy("__gather", {dst, src, offset, nullptr, transfer_size, dir,
+                                            dst_stride, transfer_num, false, false});
+}
+inline void __gather(void *dst, const void *src, const unsigned int *offset, const void *mask,
+                     unsigned int transfer_size, mluMemcpyDirection_t dir,
+                     unsigned int dst_stride, unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__gather", {dst, src, offset, mask, transfer_size, dir,
+                                            dst_stride, transfer_num, false, false});
+}
+inline void __gather_async(void *dst, const void *src, const unsigned int *offset,
+                           unsigned int transfer_size, mluMemcpyDirection_t dir,
+                           unsigned int dst_stride, unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__gather_async", {dst, src, offset, nullptr, transfer_size, dir,
+                                                  dst_stride, transfer_num, false, true});
+}
+inline void __gather_async(void *dst, const void *src, const unsigned int *offset,
+                           const void *mask, unsigned int transfer_size,
+                           mluMemcpyDirection_t dir, unsigned int dst_stride,
+                           unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__gather_async", {dst, src, offset, mask, transfer_size, dir,
+                                                  dst_stride, transfer_num, false, true});
+}
+inline void __scatter(void *dst, const void *src, const unsigned int *offset,
+                      unsigned int transfer_size, mluMemcpyDirection_t dir,
+                      unsigned int src_stride, unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__scatter", {dst, src, offset, nullptr, transfer_size, dir,
+                                             src_stride, transfer_num, true, false});
+}
+inline void __scatter(void *dst, const void *src, const unsigned int *offset, const void *mask,
+                      unsigned int transfer_size, mluMemcpyDirection_t dir,
+                      unsigned int src_stride, unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__scatter", {dst, src, offset, mask, transfer_size, dir,
+                                             src_stride, transfer_num, true, false});
+}
+inline void __scatter_async(void *dst, const void *src, const unsigned int *offset,
+                            unsigned int transfer_size, mluMemcpyDirection_t dir,
+                            unsigned int src_stride, unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__scatter_async", {dst, src, offset, nullptr, transfer_size, dir,
+                                                   src_stride, transfer_num, true, true});
+}
+inline void __scatter_async(void *dst, const void *src, const unsigned int *offset,
+                            const void *mask, unsigned int transfer_size,
+                            mluMemcpyDirection_t dir, unsigned int src_stride,
+                            unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__scatter_async", {dst, src, offset, mask, transfer_size, dir,
+                                                   src_stride, transfer_num, true, true});
+}
+// The masked async gather from GDRAM into NRAM of MLU500's
+// ms_deform_attn kernels (no direction argument: GDRAM2NRAM).
+inline void __bang_gather_async(void *dst, const void *src, const unsigned int *offset,
+                                const void *mask, unsigned int transfer_size,
+                                unsigned int dst_stride, unsigned int transfer_num) {
+  mlusim::detail::indexed_copy("__bang_gather_async",
+                               {dst, src, offset, mask, transfer_size, GDRAM2NRAM, dst_stride,
+                                transfer_num, false, true});
 }

@@ -18,8 +18,6 @@ MLUSIM_NOT_YET(__bang_maxpool_index)
 MLUSIM_NOT_YET(__bang_minpool_index)
 MLUSIM_NOT_YET(__bang_avgpool_bp)
 MLUSIM_NOT_YET(__bang_unpool)
-MLUSIM_NOT_YET(__bang_gather_async)
 MLUSIM_NOT_YET(__bang_lock)
 MLUSIM_NOT_YET(__bang_unlock)
-MLUSIM_NOT_YET(__bang_expand_channel_mul)
 #undef MLUSIM_NOT_YET

@@ -463,6 +463,52 @@ MLUSIM_CYCLE(band, false,
                                           mlusim::detail::bits_of(y)))
 #undef MLUSIM_CYCLE
 
+namespace mlusim::detail {
+// MLU500's channel expansion (mlu-ops r1.11's ms_deform_attn for mtp_592):
+// dst[i][j] = a[i] * b[i][j] (+ add[i][j]) over `rows` rows of `channels`
+// elements. Cambricon documents neither; mlu-ops' comments give the shapes
+// ("value_wp (qlpc) <= tmp_wp (1,qlp,1,1) x ones (c,1,1,1) * value (qlpc) +
+// value_wp (qlpc)"), and its kernels pass a WRAM buffer as the device's
+// scratch, which mlusim neither reads nor writes. One vector instruction;
+// half computed in float and rounded once.
+template <typename T>
+void expand_channel_mul(const char *op, T *dst, const T *a, const T *b, const T *add, int rows,
+                        int channels) {
+  const size_t n = checked_count(op, rows), c = checked_count(op, channels), all = n * c;
+  if (add != nullptr) {
+    require_vector_operand(this_core(), op, "src2", add, all * sizeof(T));
+    check_read(this_core(), op, add, all * sizeof(T));
+  }
+  vector_op<T>(op, dst, all * sizeof(T), b, all * sizeof(T), a, n * sizeof(T), all);
+  on_aligned(
+      [n, c](T *d, const T *x, const T *y, const T *z) {
+        using Wide = std::conditional_t<std::is_same_v<T, half>, float, T>;
+        for (size_t i = 0; i < n; ++i)
+          for (size_t j = 0; j < c; ++j) {
+            Wide v = static_cast<Wide>(y[i]) * static_cast<Wide>(x[i * c + j]);
+            if (z != nullptr) v += static_cast<Wide>(z[i * c + j]);
+            d[i * c + j] = static_cast<T>(v);
+          }
+      },
+      Operand{dst, all * sizeof(T)}, Operand{b, all * sizeof(T)}, Operand{a, n * sizeof(T)},
+      Operand{add, add != nullptr ? all * sizeof(T) : 0});
+}
+}  // namespace mlusim::detail
+
+template <typename T>
+void __bang_expand_channel_mul(T *dst, const T *a, T *wram, const T *b, int rows, int channels) {
+  (void)wram;
+  mlusim::detail::expand_channel_mul<T>("__bang_expand_channel_mul", dst, a, b, nullptr, rows,
+                                        channels);
+}
+template <typename T>
+void __bang_expand_channel_mul_add(T *dst, const T *a, T *wram, const T *b, const T *add,
+                                   int rows, int channels) {
+  (void)wram;
+  mlusim::detail::expand_channel_mul<T>("__bang_expand_channel_mul_add", dst, a, b, add, rows,
+                                        channels);
+}
+
 // Fills count elements of the *value's* dtype, as BANG does: pass (T)0, not 0,
 // to fill a half buffer.
 template <typename V>

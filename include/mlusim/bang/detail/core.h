@@ -183,6 +183,8 @@ struct LaunchShared {
   // A BLOCK task passed a barrier, which has nobody to wait for there (noted
   // once per launch).
   std::atomic<bool> block_barrier_noted{false};
+  // A __load_*/__store_* moved an element off its alignment (noted once per launch).
+  std::atomic<bool> unaligned_scalar_noted{false};
 };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
