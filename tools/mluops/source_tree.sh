@@ -51,29 +51,51 @@ only_in_path() {
   printf '%s' "${st_dir:+$st_dir/}$st_name"
 }
 
-# mlu-ops' generators that build.sh runs before CMake: the kernels'
-# path check and bangc_kernels_collection.h.
+# What the release's own build script, independent_build.sh, says in a line
+# NAME="value": where its generators are (they moved between releases:
+# scripts/bangc_kernels_path_config/ in v1.5.2, scripts/kernels_light_config/
+# in v1.11.1) and what they read. mlusim-mluops knows the releases from
+# v1.5.2 to v1.11.1; another layout is an error naming what was not found.
+release_setting() {
+  st_value=$(sed -n "s/^$2=\"\\(.*\\)\"\$/\\1/p" "$1/independent_build.sh" 2>/dev/null | head -n 1)
+  [ -n "$st_value" ] ||
+    die "this mlu-ops checkout's independent_build.sh sets no $2 (mlusim-mluops knows the layouts of mlu-ops v1.5.2 to v1.11.1)"
+  printf '%s' "$st_value"
+}
+
+# release_script <copy> <setting>: the generator a setting names, which must exist.
+release_script() {
+  st_script=$(release_setting "$1" "$2") || exit 2
+  [ -f "$1/$st_script" ] ||
+    die "independent_build.sh names $st_script ($2), which this mlu-ops checkout does not have"
+  printf '%s' "$st_script"
+}
+
+# mlu-ops' generators that independent_build.sh runs before CMake: the
+# kernels' path check and bangc_kernels_collection.h.
 run_generators() {
   (
     cd "$1"
-    for st_script in scripts/bangc_kernels_path_config/bangc_kernels_path_check.py \
-                     scripts/bangc_kernels_path_config/bangc_kernels_gen_header_file_for_mlu_ops.py; do
-      [ -f "$st_script" ] || continue
+    for st_setting in BANGC_KERNEL_PATH_CHECK GEN_BANGC_KERNELS_COLLECTION_H_PY; do
+      st_script=$(release_script "$1" "$st_setting") || exit 2
       python3 "$st_script" > "$1.generators.log" 2>&1 ||
         { cat "$1.generators.log" >&2; die "$st_script failed"; }
     done
   )
 }
 
-# write_symbol_map <copy> <file>: mlu-ops' version script for libmluops
-# (its generator reads mlu_op.h and bangc_kernels_collection.h); the file
-# keeps its time when its content is the same.
+# write_symbol_map <copy> <file>: mlu-ops' version script for libmluops (its
+# generator reads mlu_op.h and bangc_kernels_collection.h); the file keeps its
+# time when its content is the same.
 write_symbol_map() {
   (
     cd "$1"
-    python3 scripts/gen_symbol_visibility_map.py "$2.new" mlu_op.h bangc_kernels_collection.h \
-      > "$2.log" 2>&1 || { cat "$2.log" >&2; die "scripts/gen_symbol_visibility_map.py failed"; }
-  )
+    st_script=$(release_script "$1" GEN_SYMBOL_VIS_FILE_PY) || exit 2
+    st_api=$(release_setting "$1" TARGET_SYMBOL_FILE) || exit 2
+    st_kernels=$(release_setting "$1" TARGET_SYMBOL_FILE_LITE_COLLECTION) || exit 2
+    python3 "$st_script" "$2.new" "$st_api" "$st_kernels" > "$2.log" 2>&1 &&
+      [ -f "$2.new" ] || { cat "$2.log" >&2; die "$st_script wrote no $2"; }
+  ) || exit 2
   replace_if_changed "$2.new" "$2"
 }
 

@@ -5,25 +5,30 @@
 # Cambricon driver publishes on a board: here libmlusim_procfs.so (preloaded)
 # serves it from <build>/procfs. Every case the harness does not report as
 # passed failed (also the ones it never ran); no case at all is a failure.
+# With --jobs N, N operators' harnesses run at once, each one's output in its
+# log and a line per operator on stdout.
 # <build>/mluops-test.tsv holds one line per case:
 #   <operator> <case file> passed|failed <hardware time, us> <IO eff.> <compute eff.>
 
 mluops_test() {
-  t_dir="" t_ops="" t_cases=""
+  t_dir="" t_ops="" t_cases="" t_jobs=1
   while [ $# -gt 0 ]; do
     case "$1" in
       --build) t_dir=$(need_value "$@"); shift ;;
       --ops) t_ops=$(comma_list "$(need_value "$@")"); shift ;;
       --cases) t_cases=$(need_value "$@"); shift ;;
-      *) die "test: unknown option $1 (options: --build --ops --cases)" ;;
+      --jobs) t_jobs=$(need_value "$@"); shift ;;
+      *) die "test: unknown option $1 (options: --build --ops --cases --jobs)" ;;
     esac
     shift
   done
   [ -n "$t_dir" ] || die "test needs --build <dir>"
+  case "$t_jobs" in ''|*[!0-9]*|0) die "--jobs $t_jobs: give a number of operators to run at once, 1 or more" ;; esac
   t_dir=$(absolute_dir "$t_dir")
   [ -f "$t_dir/mluops-build.conf" ] || die "$t_dir holds no build; run mlusim-mluops build first"
   . "$t_dir/mluops-build.conf"
   t_cases=$(absolute_dir "${t_cases:-$t_dir/src/$ZOO}")
+  default_device "$MLUOPS_ARCH"
   t_device=$(check_device "$MLUOPS_ARCH")
   t_ops=$(tested_operators "$t_ops")
   serve_driver_files "$t_dir/procfs" "${t_device##* }"
@@ -33,15 +38,55 @@ mluops_test() {
   mkdir -p "$t_dir/logs"
   prepare_run_dir "$t_dir"
   say "running the cases in $t_cases on the simulated ${t_device%% *}"
-  for t_op in $t_ops; do
-    t_count=$(count_cases "$t_cases/$t_op")
-    if [ "$t_count" -eq 0 ]; then
-      say "$t_op: no case in $t_cases/$t_op"
-      continue
-    fi
-    run_harness "$t_dir" "$t_cases" "$t_op" "$t_count" "$t_report"
-  done
+  if [ "$t_jobs" -eq 1 ]; then
+    for t_op in $t_ops; do test_operator "$t_dir" "$t_cases" "$t_op" "$t_report"; done
+  else
+    test_operators_at_once "$t_dir" "$t_cases" "$t_jobs" "$t_report"
+  fi
   report_test "$t_report"
+}
+
+# Unset, MLUSIM_DEVICE becomes the first preset of architecture $1 (MLU370-X4
+# for mtp_372, MLU590-H8 for mtp_592).
+default_device() {
+  [ -n "${MLUSIM_DEVICE:-}" ] && return
+  MLUSIM_DEVICE=$("$MLUOPS_DEVICE_QUERY" archs | awk -v a="$1" '$1 == a { print $2; exit }')
+  export MLUSIM_DEVICE
+}
+
+# test_operator <build> <cases> <operator> <report>: its harness run, if it has cases.
+test_operator() {
+  t_count=$(count_cases "$2/$3")
+  if [ "$t_count" -eq 0 ]; then
+    say "$3: no case in $2/$3"
+    return
+  fi
+  run_harness "$1" "$2" "$3" "$t_count" "$4"
+}
+
+# test_operators_at_once <build> <cases> <jobs> <report>: the operators of
+# $t_ops, <jobs> harnesses at a time (a token each, passed through a FIFO);
+# each writes its own report, joined in the operators' order.
+test_operators_at_once() {
+  t_fifo="$1/logs/jobs.fifo"
+  rm -f "$t_fifo"
+  mkfifo "$t_fifo"
+  exec 3<>"$t_fifo"
+  rm -f "$t_fifo"
+  t_token=0
+  while [ "$t_token" -lt "$3" ]; do echo >&3; t_token=$((t_token + 1)); done
+  for t_op in $t_ops; do
+    read -r _ <&3
+    (
+      : > "$1/logs/report-$t_op.tsv"
+      test_operator "$1" "$2" "$t_op" "$1/logs/report-$t_op.tsv" > /dev/null
+      say "$t_op: $(awk -F '\t' '$3 == "passed" { p++ } $3 != "passed" { f++ } END { printf "%d passed, %d failed", p, f }' "$1/logs/report-$t_op.tsv") (log: $1/logs/test-$t_op.log)"
+      echo >&3
+    ) &
+  done
+  wait
+  exec 3>&-
+  for t_op in $t_ops; do cat "$1/logs/report-$t_op.tsv" >> "$4"; done
 }
 
 # The device MLUSIM_DEVICE selects ("<preset> <arch> <bus id>"), which must
