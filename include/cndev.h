@@ -1,7 +1,7 @@
 /* cndev.h: the subset of Cambricon's CNDev device-management API that host
  * tools query (mlu-ops' gtest harness: which device to pick, its memory
- * bandwidth and clock). Names, structures and numeric values follow CNDev's
- * public header, API version 5. One simulated device (index 0), described by
+ * bandwidth and clock; the BANG C guide's samples: peak compute). Names,
+ * structures and numeric values follow CNDev's public header, API version 5. One simulated device (index 0), described by
  * the current device preset; this process is the one process using it.
  * docs/host_api.md lists what is simulated. */
 #ifndef MLUSIM_CNDEV_H_
@@ -70,6 +70,24 @@ typedef struct {
   uint32_t bandWidthDecimal;
 } cndevDDRInfo_t;
 
+/* Peak work per cycle of one MLU core: the Tensor fields in multiply-adds of
+ * the matrix unit, the Vector fields in operations of the vector unit (a
+ * multiply-add counts two). 0: the device does not compute that type. */
+typedef struct {
+  uint32_t version;
+  uint64_t int4Tensor;
+  uint64_t int8Tensor;
+  uint64_t int16Tensor;
+  uint64_t fp16Tensor;
+  uint64_t bf16Tensor;
+  uint64_t fp32Tensor;
+  uint64_t fp16Vector;
+  uint64_t bf16Vector;
+  uint64_t fp32Vector;
+  uint64_t int8Vector;
+  uint64_t int16Vector;
+} cndevDeviceMaxPerformance_t;
+
 /* `reserved` must be 0. */
 cndevRet_t cndevInit(int reserved);
 cndevRet_t cndevRelease(void);
@@ -80,6 +98,9 @@ cndevRet_t cndevGetProcessInfo(unsigned *infoCount, cndevProcessInfo_t *procInfo
                                cndevDevice_t device);
 cndevRet_t cndevGetFrequencyInfo(cndevFrequencyInfo_t *freqInfo, cndevDevice_t device);
 cndevRet_t cndevGetDDRInfo(cndevDDRInfo_t *ddrInfo, cndevDevice_t device);
+/* maxperformance->version: CNDEV_VERSION_1 to CNDEV_VERSION_5. */
+cndevRet_t cndevGetDeviceMaxPerformance(cndevDeviceMaxPerformance_t *maxperformance,
+                                        cndevDevice_t device);
 
 #ifdef __cplusplus
 }

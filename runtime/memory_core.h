@@ -11,7 +11,8 @@
 //    instructions compute into the scratch and their steps are dropped;
 //  - scalar code reads and writes the scratch, zeroed before every launch: no
 //    copy brings data into it.
-// Its operands are checked as a compute core's are, and the launch's log
+// Its NRAM and WRAM operands are checked as a compute core's are (a copy's
+// other side is not: runs_on below), and the launch's log
 // notes the first such instruction, once per launch: a kernel should not rely
 // on this (docs/bang_c.md, docs/finding_bugs.md).
 #pragma once
@@ -35,10 +36,16 @@ bool skip_on_memory_core(const CoreContext &c, const char *op, Space space, size
 // launch's one note with the skipped instructions.
 void pass_compute_barrier(const CoreContext &c, const char *op);
 
+// NRAM and WRAM: what each compute core has and a memory core lacks.
+inline bool private_to_a_core(Space s) { return s == Space::kNram || s == Space::kWram; }
+
 // Whether a memory core's copy between `dst` and `src` runs: not when either
-// side is NRAM or WRAM.
+// side is NRAM or WRAM. Such a copy's NRAM or WRAM side is checked as any
+// skipped instruction's; its other side is not, the copy not being there: the
+// BANG C guide's four- and five-stage vectoradd samples give their memory
+// cores an SRAM2NRAM copy from `sram + coreId * n`, past the SRAM with coreId
+// 0x80, and print PASSED on the boards.
 inline bool runs_on(const CoreContext &c, Space dst, Space src) {
-  auto private_to_a_core = [](Space s) { return s == Space::kNram || s == Space::kWram; };
   return !c.is_mpu || !(private_to_a_core(dst) || private_to_a_core(src));
 }
 

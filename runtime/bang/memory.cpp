@@ -131,8 +131,12 @@ struct CopySides {
   const CopySides s{
       Segments{reinterpret_cast<uintptr_t>(dst), n, static_cast<size_t>(dst_stride), segs},
       Segments{reinterpret_cast<uintptr_t>(src), n, static_cast<size_t>(src_stride), segs}};
-  require_space(c, label, "dst", d.dst, dst, s.to.hi() - s.to.lo);
-  require_space(c, label, "src", d.src, src, s.from.hi() - s.from.lo);
+  // A memory core's copy to or from NRAM or WRAM: only that side (runs_on).
+  const bool runs = runs_on(c, d.dst, d.src);
+  if (runs || private_to_a_core(d.dst))
+    require_space(c, label, "dst", d.dst, dst, s.to.hi() - s.to.lo);
+  if (runs || private_to_a_core(d.src))
+    require_space(c, label, "src", d.src, src, s.from.hi() - s.from.lo);
   return s;
 }
 

@@ -35,6 +35,16 @@ cndevRet_t check_query(const void *out, cndevDevice_t device, const char *api) {
   return CNDEV_SUCCESS;
 }
 
+// A structure version this CNDev (API version 5) knows.
+cndevRet_t check_version(int64_t version, const char *api) {
+  if (version < CNDEV_VERSION_1 || version > CNDEV_VERSION_5) {
+    log::runtime().error("{}: structure version {} is unsupported (CNDEV_VERSION_1 to {})", api,
+                         version, CNDEV_VERSION_5);
+    return CNDEV_ERROR_UNSUPPORTED_API_VERSION;
+  }
+  return CNDEV_SUCCESS;
+}
+
 }  // namespace
 
 cndevRet_t cndevInit(int reserved) {
@@ -121,5 +131,37 @@ cndevRet_t cndevGetDDRInfo(cndevDDRInfo_t *ddrInfo, cndevDevice_t device) {
   ddrInfo->dataWidth = static_cast<uint32_t>(spec.gdram_bus_bits);
   ddrInfo->bandWidth = static_cast<uint32_t>(tenths / 10);
   ddrInfo->bandWidthDecimal = static_cast<uint32_t>(tenths % 10);
+  return CNDEV_SUCCESS;
+}
+
+// Per core per cycle (docs/host_api.md): the matrix unit's multiply-adds of
+// the preset; the vector unit's width in elements, twice (a multiply-add is
+// two operations). MLU200 devices have no bfloat16 (the driver's compute
+// capabilities).
+cndevRet_t cndevGetDeviceMaxPerformance(cndevDeviceMaxPerformance_t *maxperformance,
+                                        cndevDevice_t device) {
+  constexpr const char *api = "cndevGetDeviceMaxPerformance";
+  if (cndevRet_t ret = check_query(maxperformance, device, api); ret != CNDEV_SUCCESS) return ret;
+  if (cndevRet_t ret = check_version(maxperformance->version, api); ret != CNDEV_SUCCESS)
+    return ret;
+  const DeviceSpec &spec = current_device();
+  const bool bf16 = spec.bang_arch >= 300;
+  auto macs = [&](int matrix_class) {
+    return static_cast<uint64_t>(std::lround(spec.matrix_macs_per_cycle[matrix_class]));
+  };
+  auto vector_ops = [&](int element_bytes) {
+    return static_cast<uint64_t>(std::lround(2 * spec.vector_bytes_per_cycle / element_bytes));
+  };
+  maxperformance->int4Tensor = 2 * macs(MLUSIM_MATRIX_INT8);
+  maxperformance->int8Tensor = macs(MLUSIM_MATRIX_INT8);
+  maxperformance->int16Tensor = macs(MLUSIM_MATRIX_INT16);
+  maxperformance->fp16Tensor = macs(MLUSIM_MATRIX_HALF);
+  maxperformance->bf16Tensor = bf16 ? macs(MLUSIM_MATRIX_HALF) : 0;
+  maxperformance->fp32Tensor = macs(MLUSIM_MATRIX_FLOAT);
+  maxperformance->fp16Vector = vector_ops(2);
+  maxperformance->bf16Vector = bf16 ? vector_ops(2) : 0;
+  maxperformance->fp32Vector = vector_ops(4);
+  maxperformance->int8Vector = vector_ops(1);
+  maxperformance->int16Vector = vector_ops(2);
   return CNDEV_SUCCESS;
 }

@@ -115,6 +115,15 @@ add_test(NAME bang_separate_option_values_cncc COMMAND ${CMAKE_COMMAND}
          -DSOURCES=${dir}/vector_add_block.mlu
          "-DFLAGS=-L;${CMAKE_CURRENT_BINARY_DIR};-l;m;-isystem;${dir};-Wl,-rpath=${CMAKE_CURRENT_BINARY_DIR}"
          -P ${dir}/cncc_build_and_run.cmake)
+# Host code on Cambricon's SDK as its samples build it (-lcndrv -lcnrt
+# -lcndev): the device's roofline from CNDrv and CNDev, on two presets.
+foreach(device MLU370-X4 MLU590-H8)
+  add_test(NAME bang_sdk_roofline_cncc_${device} COMMAND ${CMAKE_COMMAND}
+           -DCNCC=${MLUSIM_CNCC_EXECUTABLE} -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cncc_sdk_roofline_${device}
+           -DSOURCES=${dir}/sdk_roofline.mlu "-DFLAGS=-lcndrv;-lcnrt;-lcndev;-std=c++11"
+           -P ${dir}/cncc_build_and_run.cmake)
+  set_tests_properties(bang_sdk_roofline_cncc_${device} PROPERTIES ENVIRONMENT "MLUSIM_DEVICE=${device}")
+endforeach()
 # The version line mlu-ops reads (second word, from 4.1 on it adds -mllvm options).
 add_test(NAME bang_cncc_version COMMAND ${MLUSIM_CNCC_EXECUTABLE} --version)
 set_tests_properties(bang_cncc_version PROPERTIES PASS_REGULAR_EXPRESSION "^mlusim-cncc v4\\.7\\.2 ")
