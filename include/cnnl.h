@@ -361,7 +361,33 @@ cnnlStatus_t CNNL_WIN_API cnnlSetNmsDescriptor_v5(
     const cnnlNmsMethodMode_t method_mode, const float iou_threshold,
     const float soft_nms_sigma, const int max_output_size, const float confidence_threshold,
     const float offset, const int input_layout, const bool pad_to_max_output_size);
+/* One parameter of an Nms descriptor at a time (CNNL 2.x; mlu-ops v1.11.1
+ * sets its descriptors this way). The names are those mlu-ops uses; their
+ * values are mlusim's (mlu-ops passes them by name). buf points to the
+ * value: float for the thresholds and offset, int for the layout and
+ * max_output_size, the enum for the modes, bool for the padding; size_in_bytes
+ * is its size. A descriptor is usable once any parameter is set; the others
+ * keep their defaults (corner boxes, indices, hard NMS excluding the
+ * boundary, thresholds, offset and max_output_size 0, layout 0, no padding). */
+typedef enum CNNL_ENUM_INT {
+  CNNL_NMS_DESC_BOX_MODE = 0,               /* cnnlNmsBoxPointMode_t */
+  CNNL_NMS_DESC_OUTPUT_MODE = 1,            /* cnnlNmsOutputMode_t */
+  CNNL_NMS_DESC_IOU_THRESHOLD = 2,          /* float */
+  CNNL_NMS_DESC_MAX_OUTPUT_SIZE = 3,        /* int, at least 0 */
+  CNNL_NMS_DESC_CONFIDENCE_THRESHOLD = 4,   /* float */
+  CNNL_NMS_DESC_OFFSET = 5,                 /* float */
+  CNNL_NMS_DESC_INPUT_LAYOUT = 6,           /* int: 0 or 1 */
+  CNNL_NMS_DESC_PAD_TO_MAX_OUTPUT_SIZE = 7, /* bool */
+} cnnlNmsDescAttribute_t;
+cnnlStatus_t CNNL_WIN_API cnnlSetNmsDescAttr(cnnlNmsDescriptor_t nms_desc,
+                                             cnnlNmsDescAttribute_t attr, const void *buf,
+                                             size_t size_in_bytes);
 /* Always 0: the simulated Nms keeps its scores on chip. */
+cnnlStatus_t CNNL_WIN_API cnnlGetNmsWorkspaceSize_v4(cnnlHandle_t handle,
+                                                     const cnnlNmsDescriptor_t nms_desc,
+                                                     const cnnlTensorDescriptor_t boxes_desc,
+                                                     const cnnlTensorDescriptor_t confidence_desc,
+                                                     size_t *size);
 cnnlStatus_t CNNL_WIN_API cnnlGetNmsWorkspaceSize_v3(cnnlHandle_t handle,
                                                      const cnnlTensorDescriptor_t boxes_desc,
                                                      const cnnlTensorDescriptor_t confidence_desc,
