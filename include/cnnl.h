@@ -1,15 +1,16 @@
 /*
  * cnnl.h: mlusim's stand-in for Cambricon CNNL (libcnnl.so), the closed
  * operator library that Cambricon's mlu-ops calls. Names, signatures, enum
- * values and status codes follow CNNL as mlu-ops v1.5.2 uses it, so mlu-ops'
- * core/ and kernels build against this header unchanged and link -lcnnl.
+ * values and status codes follow CNNL as mlu-ops v1.5.2 and v1.11.1 use it,
+ * so mlu-ops' core/ and kernels build against this header unchanged and link
+ * -lcnnl.
  *
  * Every operator here runs as a BANG C kernel on the simulated device
  * (cnnl/, docs/cnnl.md). The header has three parts:
  *   1. types, the handle and tensor descriptors;
  *   2. the operators mlusim implements: cnnlFill_v3, cnnlCopy_v2,
  *      cnnlTranspose_v2, the SyncBatchNorm family, RoiAlign, RoiPooling, Nms,
- *      ScatterNd_v2, Unique_v2;
+ *      ScatterNd_v2, Unique_v2, TopKTensor_v3;
  *   3. the calls mlu-ops names but mlusim does not implement: declared so that
  *      mlu-ops compiles, each returns CNNL_STATUS_NOT_SUPPORTED with a log line
  *      naming itself.
@@ -434,6 +435,19 @@ cnnlStatus_t CNNL_WIN_API cnnlUnique_v2(
     void *output, const cnnlTensorDescriptor_t indices_desc, void *inverse_indices,
     const cnnlTensorDescriptor_t counts_desc, void *counts);
 
+/* TopK along `dim`: the k largest values of each slice, largest first (ties:
+ * lower index first), and their int32 indices along `dim`. NaN is ordered by
+ * its sign: +NaN above +inf, -NaN below -inf. No workspace is needed. */
+cnnlStatus_t CNNL_WIN_API cnnlGetTopKTensorWorkspaceSize(
+    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, int k, int dim, bool largest,
+    const cnnlTensorDescriptor_t output_desc, const cnnlTensorDescriptor_t index_desc,
+    size_t *workspace_size);
+cnnlStatus_t CNNL_WIN_API cnnlTopKTensor_v3(
+    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, const void *input, int k,
+    int dim, bool largest, bool sorted, bool lower_index_first, void *workspace,
+    size_t workspace_size, const cnnlTensorDescriptor_t output_desc, void *output,
+    const cnnlTensorDescriptor_t index_desc, void *index);
+
 /* ---- 3. Named by mlu-ops, not simulated: CNNL_STATUS_NOT_SUPPORTED ------ */
 
 typedef enum CNNL_ENUM_INT { CNNL_OP_TENSOR_ADD = 0, CNNL_OP_TENSOR_MUL = 1, CNNL_OP_TENSOR_SUB = 2 } cnnlOpTensorDesc_t;
@@ -521,6 +535,11 @@ cnnlStatus_t CNNL_WIN_API cnnlSetMatMulDescAttr(cnnlMatMulDescriptor_t matmul_de
                                                 size_t size_in_bytes);
 cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoCreate(cnnlMatMulAlgo_t *algo);
 cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoDestroy(cnnlMatMulAlgo_t algo);
+/* CNNL 2.x's names for the four calls above (mlu-ops v1.11.1 uses these). */
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulDescriptor(cnnlMatMulDescriptor_t *matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulDescriptor(cnnlMatMulDescriptor_t matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulAlgo(cnnlMatMulAlgo_t *algo);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulAlgo(cnnlMatMulAlgo_t algo);
 cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulHeuristicResult(cnnlMatMulHeuristicResult_t *result);
 cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result);
 cnnlStatus_t CNNL_WIN_API cnnlGetMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result,
@@ -626,6 +645,14 @@ cnnlStatus_t CNNL_WIN_API cnnlGatherNd(cnnlHandle_t handle, const cnnlTensorDesc
                                        const cnnlTensorDescriptor_t indices_desc,
                                        const void *indices,
                                        const cnnlTensorDescriptor_t output_desc, void *output);
+/* CNNL 2.x's GatherNd (mlu-ops v1.11.1's sparse convolution): the second
+ * argument, which mlu-ops passes as 0, is taken to be the batch dims. */
+cnnlStatus_t CNNL_WIN_API cnnlGatherNd_v2(cnnlHandle_t handle, const int batch_dims,
+                                          const cnnlTensorDescriptor_t params_desc,
+                                          const void *params,
+                                          const cnnlTensorDescriptor_t indices_desc,
+                                          const void *indices,
+                                          const cnnlTensorDescriptor_t output_desc, void *output);
 cnnlStatus_t CNNL_WIN_API cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *reduce_desc);
 cnnlStatus_t CNNL_WIN_API cnnlDestroyReduceDescriptor(cnnlReduceDescriptor_t reduce_desc);
 cnnlStatus_t CNNL_WIN_API cnnlSetReduceDescriptor(cnnlReduceDescriptor_t reduce_desc, int axis[],
@@ -645,16 +672,25 @@ cnnlStatus_t CNNL_WIN_API cnnlReduce(cnnlHandle_t handle, const cnnlReduceDescri
                                      const size_t indices_size_inbytes, void *indices,
                                      const void *beta, const cnnlTensorDescriptor_t output_desc,
                                      void *output);
-cnnlStatus_t CNNL_WIN_API cnnlGetTopKTensorWorkspaceSize(
-    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, int k, int dim, bool largest,
-    const cnnlTensorDescriptor_t output_desc, const cnnlTensorDescriptor_t index_desc,
-    size_t *workspace_size);
-cnnlStatus_t CNNL_WIN_API cnnlTopKTensor_v3(
-    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, const void *input, int k,
-    int dim, bool largest, bool sorted, bool lower_index_first, void *workspace,
-    size_t workspace_size, const cnnlTensorDescriptor_t output_desc, void *output,
-    const cnnlTensorDescriptor_t index_desc, void *index);
-
+/* CNNL 2.x's Reduce: the descriptor adds the norm's p; the queries and the
+ * call take an indices descriptor (NULL when no indices are asked for). */
+cnnlStatus_t CNNL_WIN_API cnnlSetReduceDescriptor_v2(cnnlReduceDescriptor_t reduce_desc, int axis[],
+                                                     int axis_num, cnnlReduceOp_t reduce_op,
+                                                     cnnlDataType_t tensor_type,
+                                                     cnnlNanPropagation_t nan_propagation,
+                                                     cnnlReduceIndices_t tensor_indices,
+                                                     cnnlIndicesType_t indices_type, float p);
+cnnlStatus_t CNNL_WIN_API cnnlGetReduceOpWorkspaceSize_v2(
+    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc,
+    const cnnlTensorDescriptor_t output_desc, const cnnlTensorDescriptor_t indices_desc,
+    const cnnlReduceDescriptor_t reduce_desc, size_t *workspace_size_inbytes);
+cnnlStatus_t CNNL_WIN_API cnnlReduce_v2(cnnlHandle_t handle,
+                                        const cnnlReduceDescriptor_t reduce_desc,
+                                        const cnnlTensorDescriptor_t input_desc, const void *input,
+                                        const void *alpha, const void *beta, void *workspace,
+                                        size_t workspace_size,
+                                        const cnnlTensorDescriptor_t output_desc, void *output,
+                                        const cnnlTensorDescriptor_t indices_desc, void *indices);
 #if defined(__cplusplus)
 }
 #endif
