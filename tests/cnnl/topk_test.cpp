@@ -49,13 +49,13 @@ std::vector<uint32_t> bits(const std::vector<float> &v) {
   return b;
 }
 
-struct Run {
+struct TopKResult {
   cnnlStatus_t status;
   std::vector<float> values;
   std::vector<int32_t> indices;
 };
 
-Run run_topk(const Handle &handle, const std::vector<int64_t> &dims, const std::vector<float> &input,
+TopKResult run_topk(const Handle &handle, const std::vector<int64_t> &dims, const std::vector<float> &input,
              int k, int dim, bool sorted = true) {
   std::vector<int64_t> out_dims = dims;
   out_dims[static_cast<size_t>(dim < 0 ? dim + static_cast<int>(dims.size()) : dim)] = k;
@@ -70,7 +70,7 @@ Run run_topk(const Handle &handle, const std::vector<int64_t> &dims, const std::
                                            &workspace),
             CNNL_STATUS_SUCCESS);
   EXPECT_EQ(workspace, 0u);
-  Run r;
+  TopKResult r;
   r.status = cnnlTopKTensor_v3(handle, in_desc, in.get(), k, dim, true, sorted, true, nullptr, 0,
                                values_desc, values.get(), index_desc, index.get());
   r.values = values.download();
@@ -81,7 +81,7 @@ Run run_topk(const Handle &handle, const std::vector<int64_t> &dims, const std::
 void expect_topk(const std::vector<int64_t> &dims, const std::vector<float> &input, int k) {
   SCOPED_TRACE("cols " + std::to_string(dims.back()) + " k " + std::to_string(k));
   Handle handle;
-  const Run r = run_topk(handle, dims, input, k, -1);
+  const TopKResult r = run_topk(handle, dims, input, k, -1);
   ASSERT_EQ(r.status, CNNL_STATUS_SUCCESS);
   const int64_t cols = dims.back(), rows = static_cast<int64_t>(input.size()) / cols;
   const Expected e = topk_reference(input, rows, cols, k);
@@ -127,7 +127,7 @@ TEST(CnnlTopK, GenerateProposalsShapeOnMlu590) {
 TEST(CnnlTopK, UnsortedRequestGetsTheSortedAnswer) {
   Handle handle;
   const std::vector<float> v = {0.5f, 2.0f, -1.0f, 2.0f};
-  const Run r = run_topk(handle, {1, 4}, v, 2, 1, false);
+  const TopKResult r = run_topk(handle, {1, 4}, v, 2, 1, false);
   ASSERT_EQ(r.status, CNNL_STATUS_SUCCESS);
   EXPECT_EQ(r.indices, (std::vector<int32_t>{1, 3}));
   EXPECT_EQ(r.values, (std::vector<float>{2.0f, 2.0f}));
