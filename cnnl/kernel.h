@@ -39,6 +39,24 @@ struct NramCarve {
   }
 };
 
+// Sorts order[0, n) = 0, 1, ..., n - 1 so that before(order[i], order[j])
+// never holds for i < j, keeping items neither is before the other in index
+// order (bottom-up merge sort through `spare`; scalar code on NRAM arrays).
+template <typename Before>
+__mlu_func__ void stable_sort_indices(int32_t *order, int32_t *spare, int64_t n, Before before) {
+  for (int64_t i = 0; i < n; ++i) order[i] = static_cast<int32_t>(i);
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      const int64_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      int64_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) spare[k++] = before(order[b], order[a]) ? order[b++] : order[a++];
+      while (a < mid) spare[k++] = order[a++];
+      while (b < hi) spare[k++] = order[b++];
+    }
+    for (int64_t i = 0; i < n; ++i) order[i] = spare[i];
+  }
+}
+
 // `n` elements of a float or half tensor in GDRAM, from `offset`, into NRAM
 // as floats. Half passes through `stage`; the conversion covers `span`
 // elements (n rounded up to whole vector granules, as the stage holds).

@@ -1,9 +1,11 @@
-// Nms: the descriptor calls, the workspace query (0) and cnnlNms_v2: checks
+// Nms: the descriptor calls (all parameters at once, or one attribute at a
+// time), the workspace queries (0) and cnnlNms_v2: checks
 // (2-D boxes of 4 coordinates with 1-D confidences, or of 7 for the rotated
 // 3-D mode; the output's dtype and room for the chosen output mode; NRAM for
 // every box), the plan of nms_kernel.h and the launch. Semantics: mlu-ops'
 // nms (greedy by score, hard or soft suppression) and mmdet3d's nms_bev.
 #include <algorithm>
+#include <cstring>
 
 #include "cnnl/host.h"
 #include "cnnl/nms_kernel.h"
@@ -32,6 +34,40 @@ cnnlStatus_t keep_limit(const char *api, const cnnlNmsStruct &d, const Tensor &o
   return CNNL_STATUS_SUCCESS;
 }
 
+// Every field of a descriptor (set by cnnlSetNmsDescriptor_v5 or one
+// attribute at a time by cnnlSetNmsDescAttr) within its range.
+cnnlStatus_t check_descriptor(const char *api, const cnnlNmsStruct &d) {
+  CNNL_CHECK(api, d.box_mode == CNNL_NMS_BOX_DIAGONAL || d.box_mode == CNNL_NMS_BOX_CENTER,
+             "box_mode is {}: 0 (diagonal corners) or 1 (center and size)",
+             static_cast<int>(d.box_mode));
+  CNNL_CHECK(api, d.output_mode >= 0 && d.output_mode <= 3,
+             "output_mode is {}: 0 (indices), 1 or 2 (scores and boxes), 3 (batch, class, index)",
+             static_cast<int>(d.output_mode));
+  CNNL_CHECK(api,
+             d.algo == CNNL_NMS_ALGO_EXCLUDE_BOUNDARY || d.algo == CNNL_NMS_ALGO_INCLUDE_BOUNDARY,
+             "algo is {}: 0 (exclude boundary) or 1 (include boundary)", static_cast<int>(d.algo));
+  CNNL_CHECK(api, d.method_mode >= 0 && d.method_mode <= 2,
+             "method_mode is {}: 0 (hard), 1 (soft, linear) or 2 (soft, Gaussian)",
+             static_cast<int>(d.method_mode));
+  CNNL_CHECK(api, d.max_output_size >= 0, "max_output_size = {} is negative", d.max_output_size);
+  CNNL_CHECK(api, d.input_layout == 0 || d.input_layout == 1,
+             "input_layout is {}: 0 ([boxes, coordinates]) or 1 ([coordinates, boxes])",
+             d.input_layout);
+  CNNL_CHECK(api, d.soft_nms_sigma >= 0, "soft_nms_sigma = {} is negative", d.soft_nms_sigma);
+  return CNNL_STATUS_SUCCESS;
+}
+
+// The workspace queries: the boxes, and the confidence if given, are live
+// descriptors; the answer is 0.
+cnnlStatus_t no_workspace(const char *api, cnnlHandle_t handle,
+                          const cnnlTensorDescriptor_t boxes_desc,
+                          const cnnlTensorDescriptor_t confidence_desc, size_t *size) {
+  Tensor confidence;
+  bool present = false;
+  CNNL_RETURN_IF_ERROR(cnnlsim::optional(api, "confidence_desc", confidence_desc, confidence, present));
+  return cnnlsim::no_workspace(api, handle, "boxes_desc", boxes_desc, size);
+}
+
 }  // namespace
 
 cnnlStatus_t cnnlCreateNmsDescriptor(cnnlNmsDescriptor_t *desc) {
@@ -55,37 +91,69 @@ cnnlStatus_t cnnlSetNmsDescriptor_v5(cnnlNmsDescriptor_t nms_desc,
   const auto live = cnnlsim::find_nms(nms_desc);
   CNNL_CHECK(api, live != nullptr, "nms_desc {} is not a live Nms descriptor",
              static_cast<void *>(nms_desc));
-  CNNL_CHECK(api, box_mode == CNNL_NMS_BOX_DIAGONAL || box_mode == CNNL_NMS_BOX_CENTER,
-             "box_mode is {}: 0 (diagonal corners) or 1 (center and size)",
-             static_cast<int>(box_mode));
-  CNNL_CHECK(api, output_mode >= 0 && output_mode <= 3,
-             "output_mode is {}: 0 (indices), 1 or 2 (scores and boxes), 3 (batch, class, index)",
-             static_cast<int>(output_mode));
-  CNNL_CHECK(api, algo == CNNL_NMS_ALGO_EXCLUDE_BOUNDARY || algo == CNNL_NMS_ALGO_INCLUDE_BOUNDARY,
-             "algo is {}: 0 (exclude boundary) or 1 (include boundary)", static_cast<int>(algo));
-  CNNL_CHECK(api, method_mode >= 0 && method_mode <= 2,
-             "method_mode is {}: 0 (hard), 1 (soft, linear) or 2 (soft, Gaussian)",
-             static_cast<int>(method_mode));
-  CNNL_CHECK(api, max_output_size >= 0, "max_output_size = {} is negative", max_output_size);
-  CNNL_CHECK(api, input_layout == 0 || input_layout == 1,
-             "input_layout is {}: 0 ([boxes, coordinates]) or 1 ([coordinates, boxes])",
-             input_layout);
-  CNNL_CHECK(api, soft_nms_sigma >= 0, "soft_nms_sigma = {} is negative", soft_nms_sigma);
-  *live = cnnlNmsStruct{true,          box_mode,        output_mode,
+  const cnnlNmsStruct d{true,          box_mode,        output_mode,
                         algo,          method_mode,     iou_threshold,
                         soft_nms_sigma, confidence_threshold, offset,
                         max_output_size, input_layout,  pad_to_max_output_size};
+  CNNL_RETURN_IF_ERROR(check_descriptor(api, d));
+  *live = d;
   return CNNL_STATUS_SUCCESS;
+}
+
+cnnlStatus_t cnnlSetNmsDescAttr(cnnlNmsDescriptor_t nms_desc, cnnlNmsDescAttribute_t attr,
+                                const void *buf, size_t size_in_bytes) {
+  const char *api = "cnnlSetNmsDescAttr";
+  const auto live = cnnlsim::find_nms(nms_desc);
+  CNNL_CHECK(api, live != nullptr, "nms_desc {} is not a live Nms descriptor",
+             static_cast<void *>(nms_desc));
+  CNNL_CHECK(api, buf != nullptr, "buf is NULL (attribute {})", static_cast<int>(attr));
+  cnnlNmsStruct d = *live;
+  void *field = nullptr;
+  size_t want = 0;
+  const auto pick = [&](auto &member) {
+    field = &member;
+    want = sizeof member;
+  };
+  switch (attr) {
+    case CNNL_NMS_DESC_BOX_MODE: pick(d.box_mode); break;
+    case CNNL_NMS_DESC_OUTPUT_MODE: pick(d.output_mode); break;
+    case CNNL_NMS_DESC_IOU_THRESHOLD: pick(d.iou_threshold); break;
+    case CNNL_NMS_DESC_MAX_OUTPUT_SIZE: pick(d.max_output_size); break;
+    case CNNL_NMS_DESC_CONFIDENCE_THRESHOLD: pick(d.confidence_threshold); break;
+    case CNNL_NMS_DESC_OFFSET: pick(d.offset); break;
+    case CNNL_NMS_DESC_INPUT_LAYOUT: pick(d.input_layout); break;
+    case CNNL_NMS_DESC_PAD_TO_MAX_OUTPUT_SIZE: pick(d.pad_to_max_output_size); break;
+  }
+  CNNL_CHECK(api, field != nullptr, "attr is {}: not a cnnlNmsDescAttribute_t (0 to 7)",
+             static_cast<int>(attr));
+  CNNL_CHECK(api, size_in_bytes == want, "size_in_bytes is {}: attribute {} takes {} bytes",
+             size_in_bytes, static_cast<int>(attr), want);
+  if (attr == CNNL_NMS_DESC_PAD_TO_MAX_OUTPUT_SIZE) {
+    d.pad_to_max_output_size = *static_cast<const unsigned char *>(buf) != 0;
+  } else {
+    std::memcpy(field, buf, want);
+  }
+  d.set = true;
+  CNNL_RETURN_IF_ERROR(check_descriptor(api, d));
+  *live = d;
+  return CNNL_STATUS_SUCCESS;
+}
+
+cnnlStatus_t cnnlGetNmsWorkspaceSize_v4(cnnlHandle_t handle, const cnnlNmsDescriptor_t nms_desc,
+                                        const cnnlTensorDescriptor_t boxes_desc,
+                                        const cnnlTensorDescriptor_t confidence_desc,
+                                        size_t *size) {
+  const char *api = "cnnlGetNmsWorkspaceSize_v4";
+  CNNL_CHECK(api, cnnlsim::find_nms(nms_desc) != nullptr,
+             "nms_desc {} is not a live Nms descriptor", static_cast<void *>(nms_desc));
+  return no_workspace(api, handle, boxes_desc, confidence_desc, size);
 }
 
 cnnlStatus_t cnnlGetNmsWorkspaceSize_v3(cnnlHandle_t handle, const cnnlTensorDescriptor_t boxes_desc,
                                         const cnnlTensorDescriptor_t confidence_desc,
                                         size_t *size) {
   const char *api = "cnnlGetNmsWorkspaceSize_v3";
-  Tensor confidence;
-  bool present = false;
-  CNNL_RETURN_IF_ERROR(cnnlsim::optional(api, "confidence_desc", confidence_desc, confidence, present));
-  return cnnlsim::no_workspace(api, handle, "boxes_desc", boxes_desc, size);
+  return no_workspace(api, handle, boxes_desc, confidence_desc, size);
 }
 
 cnnlStatus_t cnnlNms_v2(cnnlHandle_t handle, const cnnlNmsDescriptor_t nms_desc,
@@ -100,7 +168,7 @@ cnnlStatus_t cnnlNms_v2(cnnlHandle_t handle, const cnnlNmsDescriptor_t nms_desc,
   const auto desc = cnnlsim::find_nms(nms_desc);
   CNNL_CHECK(api, desc != nullptr, "nms_desc {} is not a live Nms descriptor",
              static_cast<void *>(nms_desc));
-  CNNL_CHECK(api, desc->set, "nms_desc was never set (cnnlSetNmsDescriptor_v5)");
+  CNNL_CHECK(api, desc->set, "nms_desc was never set (cnnlSetNmsDescriptor_v5 or cnnlSetNmsDescAttr)");
   const cnnlNmsStruct d = *desc;
   Tensor boxes_t, confidence_t, output_t;
   bool has_confidence = false;

@@ -1,7 +1,7 @@
-// The CNNL calls mlu-ops v1.5.2 names that mlusim does not simulate (part 3
+// The CNNL calls mlu-ops v1.5.2 and v1.11.1 name that mlusim does not simulate (part 3
 // of include/cnnl.h): DCN, MatMul and quantized MatMul, BatchMatMulEx,
-// OpTensor, Transform, Pad, StridedSlice, Concat, AddN, GatherNd, Reduce,
-// TopK. Each one, descriptor calls included, returns
+// OpTensor, Transform, Pad, StridedSlice, Concat, AddN, GatherNd (and
+// GatherNd_v2), Reduce (and its _v2 calls). Each one, descriptor calls included, returns
 // CNNL_STATUS_NOT_SUPPORTED with a log line naming itself; it reads none of its
 // arguments and writes nothing.
 #include "cnnl/host.h"
@@ -88,6 +88,18 @@ cnnlStatus_t cnnlMatMulAlgoCreate(cnnlMatMulAlgo_t *) {
 }
 cnnlStatus_t cnnlMatMulAlgoDestroy(cnnlMatMulAlgo_t) {
   return not_simulated("cnnlMatMulAlgoDestroy");
+}
+cnnlStatus_t cnnlCreateMatMulDescriptor(cnnlMatMulDescriptor_t *) {
+  return not_simulated("cnnlCreateMatMulDescriptor");
+}
+cnnlStatus_t cnnlDestroyMatMulDescriptor(cnnlMatMulDescriptor_t) {
+  return not_simulated("cnnlDestroyMatMulDescriptor");
+}
+cnnlStatus_t cnnlCreateMatMulAlgo(cnnlMatMulAlgo_t *) {
+  return not_simulated("cnnlCreateMatMulAlgo");
+}
+cnnlStatus_t cnnlDestroyMatMulAlgo(cnnlMatMulAlgo_t) {
+  return not_simulated("cnnlDestroyMatMulAlgo");
 }
 cnnlStatus_t cnnlCreateMatMulHeuristicResult(cnnlMatMulHeuristicResult_t *) {
   return not_simulated("cnnlCreateMatMulHeuristicResult");
@@ -210,6 +222,11 @@ cnnlStatus_t cnnlGatherNd(cnnlHandle_t, const cnnlTensorDescriptor_t, const void
                           void *) {
   return not_simulated("cnnlGatherNd");
 }
+cnnlStatus_t cnnlGatherNd_v2(cnnlHandle_t, const int, const cnnlTensorDescriptor_t, const void *,
+                             const cnnlTensorDescriptor_t, const void *,
+                             const cnnlTensorDescriptor_t, void *) {
+  return not_simulated("cnnlGatherNd_v2");
+}
 cnnlStatus_t cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *) {
   return not_simulated("cnnlCreateReduceDescriptor");
 }
@@ -231,13 +248,20 @@ cnnlStatus_t cnnlReduce(cnnlHandle_t, const cnnlReduceDescriptor_t, void *, size
                         const void *, const cnnlTensorDescriptor_t, void *) {
   return not_simulated("cnnlReduce");
 }
-cnnlStatus_t cnnlGetTopKTensorWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t, int, int,
-                                            bool, const cnnlTensorDescriptor_t,
-                                            const cnnlTensorDescriptor_t, size_t *) {
-  return not_simulated("cnnlGetTopKTensorWorkspaceSize");
+cnnlStatus_t cnnlSetReduceDescriptor_v2(cnnlReduceDescriptor_t, int *, int, cnnlReduceOp_t,
+                                        cnnlDataType_t, cnnlNanPropagation_t, cnnlReduceIndices_t,
+                                        cnnlIndicesType_t, float) {
+  return not_simulated("cnnlSetReduceDescriptor_v2");
 }
-cnnlStatus_t cnnlTopKTensor_v3(cnnlHandle_t, const cnnlTensorDescriptor_t, const void *, int, int,
-                               bool, bool, bool, void *, size_t, const cnnlTensorDescriptor_t,
-                               void *, const cnnlTensorDescriptor_t, void *) {
-  return not_simulated("cnnlTopKTensor_v3");
+cnnlStatus_t cnnlGetReduceOpWorkspaceSize_v2(cnnlHandle_t, const cnnlTensorDescriptor_t,
+                                             const cnnlTensorDescriptor_t,
+                                             const cnnlTensorDescriptor_t,
+                                             const cnnlReduceDescriptor_t, size_t *) {
+  return not_simulated("cnnlGetReduceOpWorkspaceSize_v2");
+}
+cnnlStatus_t cnnlReduce_v2(cnnlHandle_t, const cnnlReduceDescriptor_t, const cnnlTensorDescriptor_t,
+                           const void *, const void *, const void *, void *, size_t,
+                           const cnnlTensorDescriptor_t, void *, const cnnlTensorDescriptor_t,
+                           void *) {
+  return not_simulated("cnnlReduce_v2");
 }

@@ -1,15 +1,16 @@
 /*
  * cnnl.h: mlusim's stand-in for Cambricon CNNL (libcnnl.so), the closed
  * operator library that Cambricon's mlu-ops calls. Names, signatures, enum
- * values and status codes follow CNNL as mlu-ops v1.5.2 uses it, so mlu-ops'
- * core/ and kernels build against this header unchanged and link -lcnnl.
+ * values and status codes follow CNNL as mlu-ops v1.5.2 and v1.11.1 use it,
+ * so mlu-ops' core/ and kernels build against this header unchanged and link
+ * -lcnnl.
  *
  * Every operator here runs as a BANG C kernel on the simulated device
  * (cnnl/, docs/cnnl.md). The header has three parts:
  *   1. types, the handle and tensor descriptors;
  *   2. the operators mlusim implements: cnnlFill_v3, cnnlCopy_v2,
  *      cnnlTranspose_v2, the SyncBatchNorm family, RoiAlign, RoiPooling, Nms,
- *      ScatterNd_v2, Unique_v2;
+ *      ScatterNd_v2, Unique_v2, TopKTensor_v3;
  *   3. the calls mlu-ops names but mlusim does not implement: declared so that
  *      mlu-ops compiles, each returns CNNL_STATUS_NOT_SUPPORTED with a log line
  *      naming itself.
@@ -361,7 +362,33 @@ cnnlStatus_t CNNL_WIN_API cnnlSetNmsDescriptor_v5(
     const cnnlNmsMethodMode_t method_mode, const float iou_threshold,
     const float soft_nms_sigma, const int max_output_size, const float confidence_threshold,
     const float offset, const int input_layout, const bool pad_to_max_output_size);
+/* One parameter of an Nms descriptor at a time (CNNL 2.x; mlu-ops v1.11.1
+ * sets its descriptors this way). The names are those mlu-ops uses; their
+ * values are mlusim's (mlu-ops passes them by name). buf points to the
+ * value: float for the thresholds and offset, int for the layout and
+ * max_output_size, the enum for the modes, bool for the padding; size_in_bytes
+ * is its size. A descriptor is usable once any parameter is set; the others
+ * keep their defaults (corner boxes, indices, hard NMS excluding the
+ * boundary, thresholds, offset and max_output_size 0, layout 0, no padding). */
+typedef enum CNNL_ENUM_INT {
+  CNNL_NMS_DESC_BOX_MODE = 0,               /* cnnlNmsBoxPointMode_t */
+  CNNL_NMS_DESC_OUTPUT_MODE = 1,            /* cnnlNmsOutputMode_t */
+  CNNL_NMS_DESC_IOU_THRESHOLD = 2,          /* float */
+  CNNL_NMS_DESC_MAX_OUTPUT_SIZE = 3,        /* int, at least 0 */
+  CNNL_NMS_DESC_CONFIDENCE_THRESHOLD = 4,   /* float */
+  CNNL_NMS_DESC_OFFSET = 5,                 /* float */
+  CNNL_NMS_DESC_INPUT_LAYOUT = 6,           /* int: 0 or 1 */
+  CNNL_NMS_DESC_PAD_TO_MAX_OUTPUT_SIZE = 7, /* bool */
+} cnnlNmsDescAttribute_t;
+cnnlStatus_t CNNL_WIN_API cnnlSetNmsDescAttr(cnnlNmsDescriptor_t nms_desc,
+                                             cnnlNmsDescAttribute_t attr, const void *buf,
+                                             size_t size_in_bytes);
 /* Always 0: the simulated Nms keeps its scores on chip. */
+cnnlStatus_t CNNL_WIN_API cnnlGetNmsWorkspaceSize_v4(cnnlHandle_t handle,
+                                                     const cnnlNmsDescriptor_t nms_desc,
+                                                     const cnnlTensorDescriptor_t boxes_desc,
+                                                     const cnnlTensorDescriptor_t confidence_desc,
+                                                     size_t *size);
 cnnlStatus_t CNNL_WIN_API cnnlGetNmsWorkspaceSize_v3(cnnlHandle_t handle,
                                                      const cnnlTensorDescriptor_t boxes_desc,
                                                      const cnnlTensorDescriptor_t confidence_desc,
@@ -407,6 +434,19 @@ cnnlStatus_t CNNL_WIN_API cnnlUnique_v2(
     const size_t workspace_size, int *output_num, const cnnlTensorDescriptor_t output_desc,
     void *output, const cnnlTensorDescriptor_t indices_desc, void *inverse_indices,
     const cnnlTensorDescriptor_t counts_desc, void *counts);
+
+/* TopK along `dim`: the k largest values of each slice, largest first (ties:
+ * lower index first), and their int32 indices along `dim`. NaN is ordered by
+ * its sign: +NaN above +inf, -NaN below -inf. No workspace is needed. */
+cnnlStatus_t CNNL_WIN_API cnnlGetTopKTensorWorkspaceSize(
+    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, int k, int dim, bool largest,
+    const cnnlTensorDescriptor_t output_desc, const cnnlTensorDescriptor_t index_desc,
+    size_t *workspace_size);
+cnnlStatus_t CNNL_WIN_API cnnlTopKTensor_v3(
+    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, const void *input, int k,
+    int dim, bool largest, bool sorted, bool lower_index_first, void *workspace,
+    size_t workspace_size, const cnnlTensorDescriptor_t output_desc, void *output,
+    const cnnlTensorDescriptor_t index_desc, void *index);
 
 /* ---- 3. Named by mlu-ops, not simulated: CNNL_STATUS_NOT_SUPPORTED ------ */
 
@@ -495,6 +535,11 @@ cnnlStatus_t CNNL_WIN_API cnnlSetMatMulDescAttr(cnnlMatMulDescriptor_t matmul_de
                                                 size_t size_in_bytes);
 cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoCreate(cnnlMatMulAlgo_t *algo);
 cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoDestroy(cnnlMatMulAlgo_t algo);
+/* CNNL 2.x's names for the four calls above (mlu-ops v1.11.1 uses these). */
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulDescriptor(cnnlMatMulDescriptor_t *matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulDescriptor(cnnlMatMulDescriptor_t matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulAlgo(cnnlMatMulAlgo_t *algo);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulAlgo(cnnlMatMulAlgo_t algo);
 cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulHeuristicResult(cnnlMatMulHeuristicResult_t *result);
 cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result);
 cnnlStatus_t CNNL_WIN_API cnnlGetMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result,
@@ -600,6 +645,14 @@ cnnlStatus_t CNNL_WIN_API cnnlGatherNd(cnnlHandle_t handle, const cnnlTensorDesc
                                        const cnnlTensorDescriptor_t indices_desc,
                                        const void *indices,
                                        const cnnlTensorDescriptor_t output_desc, void *output);
+/* CNNL 2.x's GatherNd (mlu-ops v1.11.1's sparse convolution): the second
+ * argument, which mlu-ops passes as 0, is taken to be the batch dims. */
+cnnlStatus_t CNNL_WIN_API cnnlGatherNd_v2(cnnlHandle_t handle, const int batch_dims,
+                                          const cnnlTensorDescriptor_t params_desc,
+                                          const void *params,
+                                          const cnnlTensorDescriptor_t indices_desc,
+                                          const void *indices,
+                                          const cnnlTensorDescriptor_t output_desc, void *output);
 cnnlStatus_t CNNL_WIN_API cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *reduce_desc);
 cnnlStatus_t CNNL_WIN_API cnnlDestroyReduceDescriptor(cnnlReduceDescriptor_t reduce_desc);
 cnnlStatus_t CNNL_WIN_API cnnlSetReduceDescriptor(cnnlReduceDescriptor_t reduce_desc, int axis[],
@@ -619,16 +672,25 @@ cnnlStatus_t CNNL_WIN_API cnnlReduce(cnnlHandle_t handle, const cnnlReduceDescri
                                      const size_t indices_size_inbytes, void *indices,
                                      const void *beta, const cnnlTensorDescriptor_t output_desc,
                                      void *output);
-cnnlStatus_t CNNL_WIN_API cnnlGetTopKTensorWorkspaceSize(
-    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, int k, int dim, bool largest,
-    const cnnlTensorDescriptor_t output_desc, const cnnlTensorDescriptor_t index_desc,
-    size_t *workspace_size);
-cnnlStatus_t CNNL_WIN_API cnnlTopKTensor_v3(
-    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc, const void *input, int k,
-    int dim, bool largest, bool sorted, bool lower_index_first, void *workspace,
-    size_t workspace_size, const cnnlTensorDescriptor_t output_desc, void *output,
-    const cnnlTensorDescriptor_t index_desc, void *index);
-
+/* CNNL 2.x's Reduce: the descriptor adds the norm's p; the queries and the
+ * call take an indices descriptor (NULL when no indices are asked for). */
+cnnlStatus_t CNNL_WIN_API cnnlSetReduceDescriptor_v2(cnnlReduceDescriptor_t reduce_desc, int axis[],
+                                                     int axis_num, cnnlReduceOp_t reduce_op,
+                                                     cnnlDataType_t tensor_type,
+                                                     cnnlNanPropagation_t nan_propagation,
+                                                     cnnlReduceIndices_t tensor_indices,
+                                                     cnnlIndicesType_t indices_type, float p);
+cnnlStatus_t CNNL_WIN_API cnnlGetReduceOpWorkspaceSize_v2(
+    cnnlHandle_t handle, const cnnlTensorDescriptor_t input_desc,
+    const cnnlTensorDescriptor_t output_desc, const cnnlTensorDescriptor_t indices_desc,
+    const cnnlReduceDescriptor_t reduce_desc, size_t *workspace_size_inbytes);
+cnnlStatus_t CNNL_WIN_API cnnlReduce_v2(cnnlHandle_t handle,
+                                        const cnnlReduceDescriptor_t reduce_desc,
+                                        const cnnlTensorDescriptor_t input_desc, const void *input,
+                                        const void *alpha, const void *beta, void *workspace,
+                                        size_t workspace_size,
+                                        const cnnlTensorDescriptor_t output_desc, void *output,
+                                        const cnnlTensorDescriptor_t indices_desc, void *indices);
 #if defined(__cplusplus)
 }
 #endif

@@ -52,6 +52,7 @@ typedef enum {
   cnrtErrorCndevFuncCall = 632017,
   cnrtErrorNoCnrtContext = 632019,
   cnrtErrorCndrvFuncNotFound = 632020,
+  cnrtErrorInvalidSymbol = 632100, /* a symbol name the runtime does not know (mlusim never returns it) */
   cnrtErrorUnknown = 999991,
 
   /* Earlier mlusim names, kept: a bad queue or notifier is CNRT's invalid handle. */

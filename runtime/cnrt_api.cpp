@@ -55,6 +55,7 @@ constexpr ErrorInfo kErrors[] = {
     MLUSIM_ERROR(cnrtErrorCndevFuncCall, "CNDev call failed"),
     MLUSIM_ERROR(cnrtErrorNoCnrtContext, "no CNRT context"),
     MLUSIM_ERROR(cnrtErrorCndrvFuncNotFound, "driver function not found"),
+    MLUSIM_ERROR(cnrtErrorInvalidSymbol, "invalid symbol name"),
     MLUSIM_ERROR(cnrtErrorUnknown, "unknown error"),
     MLUSIM_ERROR(cnrtErrorInvalidDevicePtr, "not a valid device pointer"),
     MLUSIM_ERROR(cnrtErrorDoubleFree, "not a live allocation (double free or host pointer)"),

@@ -26,7 +26,26 @@ struct Options {
   int max_output_size = 100, input_layout = 0;
   bool pad = false;
   cnnlDataType_t dtype = CNNL_DTYPE_FLOAT;
+  // Set the descriptor one attribute at a time (cnnlSetNmsDescAttr, as
+  // mlu-ops v1.11.1 does; algo and method keep their defaults) and query the
+  // workspace with cnnlGetNmsWorkspaceSize_v4.
+  bool attributes = false;
 };
+
+// The descriptor set by cnnlSetNmsDescAttr, in mlu-ops v1.11.1's order.
+void set_by_attributes(cnnlNmsDescriptor_t desc, const Options &o) {
+  const auto set = [&](cnnlNmsDescAttribute_t attr, const auto &value) {
+    EXPECT_EQ(cnnlSetNmsDescAttr(desc, attr, &value, sizeof value), CNNL_STATUS_SUCCESS) << attr;
+  };
+  set(CNNL_NMS_DESC_IOU_THRESHOLD, o.iou_threshold);
+  set(CNNL_NMS_DESC_INPUT_LAYOUT, o.input_layout);
+  set(CNNL_NMS_DESC_MAX_OUTPUT_SIZE, o.max_output_size);
+  set(CNNL_NMS_DESC_CONFIDENCE_THRESHOLD, o.confidence_threshold);
+  set(CNNL_NMS_DESC_OUTPUT_MODE, o.output_mode);
+  set(CNNL_NMS_DESC_OFFSET, o.offset);
+  set(CNNL_NMS_DESC_BOX_MODE, o.box_mode);
+  set(CNNL_NMS_DESC_PAD_TO_MAX_OUTPUT_SIZE, o.pad);
+}
 
 // One kept box: its index, score when kept, and its box as given.
 struct Kept {
@@ -119,10 +138,13 @@ Result run_nms(const Handle &handle, const Options &o, const std::vector<float> 
   const int64_t n = static_cast<int64_t>(boxes.size()) / box_dim;
   cnnlNmsDescriptor_t desc = nullptr;
   cnnlCreateNmsDescriptor(&desc);
-  EXPECT_EQ(cnnlSetNmsDescriptor_v5(desc, o.box_mode, o.output_mode, o.algo, o.method,
-                                    o.iou_threshold, o.sigma, o.max_output_size,
-                                    o.confidence_threshold, o.offset, o.input_layout, o.pad),
-            CNNL_STATUS_SUCCESS);
+  if (o.attributes)
+    set_by_attributes(desc, o);
+  else
+    EXPECT_EQ(cnnlSetNmsDescriptor_v5(desc, o.box_mode, o.output_mode, o.algo, o.method,
+                                      o.iou_threshold, o.sigma, o.max_output_size,
+                                      o.confidence_threshold, o.offset, o.input_layout, o.pad),
+              CNNL_STATUS_SUCCESS);
   const std::vector<int64_t> box_dims =
       o.input_layout == 0 ? std::vector<int64_t>{n, box_dim} : std::vector<int64_t>{box_dim, n};
   DeviceTensor boxes_t(CNNL_LAYOUT_ARRAY, o.dtype, box_dims, boxes);
@@ -135,8 +157,10 @@ Result run_nms(const Handle &handle, const Options &o, const std::vector<float> 
   DeviceBuffer<int32_t> out_i(std::vector<int32_t>(output_elements, -7));
   DeviceBuffer<int32_t> size(std::vector<int32_t>{-1});
   size_t workspace_size = 1;
-  EXPECT_EQ(cnnlGetNmsWorkspaceSize_v3(handle, boxes_t.desc(), scores_t ? scores_t->desc() : nullptr,
-                                       &workspace_size),
+  const cnnlTensorDescriptor_t scores_desc = scores_t ? scores_t->desc() : nullptr;
+  EXPECT_EQ(o.attributes
+                ? cnnlGetNmsWorkspaceSize_v4(handle, desc, boxes_t.desc(), scores_desc, &workspace_size)
+                : cnnlGetNmsWorkspaceSize_v3(handle, boxes_t.desc(), scores_desc, &workspace_size),
             CNNL_STATUS_SUCCESS);
   EXPECT_EQ(workspace_size, 0u);
   Result r;
@@ -214,6 +238,62 @@ TEST(CnnlNms, HardSelectionByScore) {
   o.iou_threshold = 0.1f;
   o.max_output_size = 7;
   expect_nms(200, o, 4);
+}
+
+// mlu-ops v1.11.1 sets its descriptors one attribute at a time; the
+// defaults (hard NMS, boundary excluded) stand for what it does not set.
+TEST(CnnlNms, DescriptorSetByAttributes) {
+  Options o;
+  o.attributes = true;
+  expect_nms(30, o, 1);  // mlu-ops v1.11.1's case_0 shape
+  o.input_layout = 1;
+  o.box_mode = CNNL_NMS_BOX_CENTER;
+  o.max_output_size = 9;
+  o.confidence_threshold = 0.3f;
+  expect_nms(300, o, 5);
+  o.input_layout = 0;
+  o.pad = true;
+  for (int mode = 1; mode < 4; ++mode) {
+    o.output_mode = static_cast<cnnlNmsOutputMode_t>(mode);
+    expect_nms(120, o, 6 + mode);
+  }
+}
+
+TEST(CnnlNms, RefusesBadAttributes) {
+  Handle handle;
+  cnnlNmsDescriptor_t desc = nullptr;
+  ASSERT_EQ(cnnlCreateNmsDescriptor(&desc), CNNL_STATUS_SUCCESS);
+  const char *api = "cnnlSetNmsDescAttr";
+  const int layout = 2, size = -3, fine = 1;
+  const cnnlNmsOutputMode_t mode = static_cast<cnnlNmsOutputMode_t>(4);
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "input_layout is 2",
+                 cnnlSetNmsDescAttr(desc, CNNL_NMS_DESC_INPUT_LAYOUT, &layout, sizeof layout));
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "max_output_size = -3",
+                 cnnlSetNmsDescAttr(desc, CNNL_NMS_DESC_MAX_OUTPUT_SIZE, &size, sizeof size));
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "output_mode is 4",
+                 cnnlSetNmsDescAttr(desc, CNNL_NMS_DESC_OUTPUT_MODE, &mode, sizeof mode));
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "size_in_bytes is 8",
+                 cnnlSetNmsDescAttr(desc, CNNL_NMS_DESC_INPUT_LAYOUT, &fine, 8));
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "not a cnnlNmsDescAttribute_t",
+                 cnnlSetNmsDescAttr(desc, static_cast<cnnlNmsDescAttribute_t>(8), &fine,
+                                    sizeof fine));
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "buf is NULL",
+                 cnnlSetNmsDescAttr(desc, CNNL_NMS_DESC_INPUT_LAYOUT, nullptr, sizeof fine));
+  // A refused attribute leaves the descriptor as it was: still never set.
+  DeviceTensor boxes(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, {8, 4}, std::vector<float>(32, 1));
+  DeviceTensor scores(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, {8}, std::vector<float>(8, 1));
+  Desc out_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {8});
+  DeviceBuffer<int32_t> out(8), count(1);
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlNms_v2", "never set",
+                 cnnlNms_v2(handle, desc, boxes.desc(), boxes.ptr(), scores.desc(), scores.ptr(),
+                            nullptr, 0, out_desc, out.get(), count.get()));
+  size_t workspace = 1;
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlGetNmsWorkspaceSize_v4", "not a live Nms descriptor",
+                 cnnlGetNmsWorkspaceSize_v4(handle, nullptr, boxes.desc(), scores.desc(),
+                                            &workspace));
+  ASSERT_EQ(cnnlDestroyNmsDescriptor(desc), CNNL_STATUS_SUCCESS);
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, api, "not a live Nms descriptor",
+                 cnnlSetNmsDescAttr(desc, CNNL_NMS_DESC_INPUT_LAYOUT, &fine, sizeof fine));
 }
 
 TEST(CnnlNms, OutputModes) {

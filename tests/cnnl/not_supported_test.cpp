@@ -19,9 +19,37 @@ TEST(CnnlNotSupported, DescriptorsAndComputeCallsSaySo) {
                                 nullptr));
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGatherNd", "not supported",
                  cnnlGatherNd(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlTopKTensor_v3", "not supported",
-                 cnnlTopKTensor_v3(nullptr, nullptr, nullptr, 1, 0, true, true, true, nullptr, 0,
-                                   nullptr, nullptr, nullptr, nullptr));
+}
+
+// CNNL 2.x's names that mlu-ops v1.11.1 calls (sparse convolution, FFT).
+TEST(CnnlNotSupported, CnnlTwoCallsOfMluOpsOneElevenSaySo) {
+  cnnlMatMulDescriptor_t matmul = nullptr;
+  cnnlMatMulAlgo_t algo = nullptr;
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlCreateMatMulDescriptor", "not supported",
+                 cnnlCreateMatMulDescriptor(&matmul));
+  EXPECT_EQ(matmul, nullptr);
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlCreateMatMulAlgo", "not supported",
+                 cnnlCreateMatMulAlgo(&algo));
+  EXPECT_EQ(algo, nullptr);
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlDestroyMatMulDescriptor", "not supported",
+                 cnnlDestroyMatMulDescriptor(nullptr));
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlDestroyMatMulAlgo", "not supported",
+                 cnnlDestroyMatMulAlgo(nullptr));
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGatherNd_v2", "not supported",
+                 cnnlGatherNd_v2(nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
+  int axis[1] = {1};
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlSetReduceDescriptor_v2", "not supported",
+                 cnnlSetReduceDescriptor_v2(nullptr, axis, 1, CNNL_REDUCE_ADD, CNNL_DTYPE_INT32,
+                                            CNNL_PROPAGATE_NAN, CNNL_REDUCE_NO_INDICES,
+                                            CNNL_16BIT_INDICES, 0));
+  size_t size = 7;
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGetReduceOpWorkspaceSize_v2", "not supported",
+                 cnnlGetReduceOpWorkspaceSize_v2(nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                 &size));
+  EXPECT_EQ(size, 7u);
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlReduce_v2", "not supported",
+                 cnnlReduce_v2(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0,
+                               nullptr, nullptr, nullptr, nullptr));
 }
 
 }  // namespace
