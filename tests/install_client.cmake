@@ -1,5 +1,6 @@
 # Installs the build into a scratch prefix, then configures, builds and runs
-# examples/<EXAMPLE> against it with find_package(mlusim CONFIG REQUIRED).
+# examples/<EXAMPLE> against it with find_package(mlusim CONFIG REQUIRED);
+# the installed `mlusim devices` runs.
 # With CNCC_SOURCE, also builds that .mlu with the installed mlusim-cncc.
 set(work ${BUILD_DIR}/example_${EXAMPLE}_check)
 file(REMOVE_RECURSE ${work})
@@ -8,7 +9,8 @@ set(steps
     "${CMAKE_COMMAND}|--install|${BUILD_DIR}|--prefix|${work}/prefix"
     "${CMAKE_COMMAND}|-S|${SOURCE_DIR}/examples/${EXAMPLE}|-B|${work}/build|-DCMAKE_PREFIX_PATH=${work}/prefix"
     "${CMAKE_COMMAND}|--build|${work}/build"
-    "${work}/build/${PROGRAM}")
+    "${work}/build/${PROGRAM}"
+    "${work}/prefix/bin/mlusim|devices")
 if(CNCC_SOURCE)
   list(APPEND steps
     "${work}/prefix/bin/mlusim-cncc|${SOURCE_DIR}/examples/${EXAMPLE}/${CNCC_SOURCE}|-o|${work}/cncc_program|--bang-mlu-arch=mtp_372|-O2"

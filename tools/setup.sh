@@ -7,9 +7,10 @@ packages=(cmake make g++ libspdlog-dev libfmt-dev googletest libgtest-dev
           libgmock-dev libbenchmark-dev libboost-context-dev
           # mlusim-mluops (docs/mluops.md): Ninja for its builds, Python for
           # mlu-ops' generators; mlu-ops' gtest needs protobuf (protoc and the
-          # library), libxml2 (found through pkg-config), Eigen and OpenBLAS.
+          # library), libxml2 (found through pkg-config), Eigen and OpenBLAS;
+          # from v1.6 on its harness also links zstd.
           ninja-build python3 pkg-config protobuf-compiler libprotobuf-dev
-          libeigen3-dev libopenblas-dev
+          libeigen3-dev libopenblas-dev libzstd-dev
           # the trace tests parse the SVG and JSON they check (libxml2 also
           # for mlu-ops' gtest)
           libxml2-dev nlohmann-json3-dev

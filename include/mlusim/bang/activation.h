@@ -69,3 +69,10 @@ void __bang_div(T *dst, const T *a, const T *b, int count) {
                 "__bang_div: mlusim has it for float and half only");
   mlusim::detail::binary("__bang_div", dst, a, b, count, [](auto x, auto y) { return x / y; });
 }
+// Every element by one scalar (mlu-ops r1.11's dynamic_point_to_voxel_forward).
+template <typename T>
+void __bang_div(T *dst, const T *a, bang_scalar_t<T> b, int count) {
+  static_assert(mlusim::detail::is_float_or_half<T>,
+                "__bang_div: mlusim has it for float and half only");
+  mlusim::detail::unary("__bang_div", dst, a, count, [b](auto x) { return x / b; });
+}

@@ -781,3 +781,20 @@ inline void __bang_move(void *dst, const void *src, int bytes) {
   mlusim::detail::vector_op<int8_t>(op, dst, n, src, n, nullptr, 0, n);
   std::memmove(dst, src, n);
 }
+// `segments` segments of `size` bytes, dst_stride and src_stride apart
+// (mlu-ops r1.11's fft interleaves cos and sin so: `segments` is the count,
+// as its pad_col elements are, not one less as a copy's segnum is).
+inline void __bang_move(void *dst, const void *src, int size, int dst_stride, int src_stride,
+                        int segments) {
+  const char *op = "__bang_move";
+  const size_t n = mlusim::detail::checked_count(op, size),
+               k = mlusim::detail::checked_count(op, segments),
+               ds = mlusim::detail::checked_count(op, dst_stride),
+               ss = mlusim::detail::checked_count(op, src_stride);
+  if (k == 0) return;
+  const size_t dst_extent = (k - 1) * ds + n, src_extent = (k - 1) * ss + n;
+  mlusim::detail::vector_op<int8_t>(op, dst, dst_extent, src, src_extent, nullptr, 0, n * k);
+  auto *to = static_cast<std::byte *>(dst);
+  const auto *from = static_cast<const std::byte *>(src);
+  for (size_t i = 0; i < k; ++i) std::memmove(to + i * ds, from + i * ss, n);
+}
