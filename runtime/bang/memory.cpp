@@ -121,8 +121,8 @@ WrittenBytes digest_of(const Segments &to, uint64_t bytes) {
 // async copy still to land (one queued before it on its pipe): its bytes are
 // not there yet.
 // Out of line: a launch with the race check off does not pay for its code.
-[[gnu::noinline]] WrittenBytes copied_bytes(const CoreContext &c, const Segments &to,
-                                            const Segments &from) {
+[[gnu::noinline]] WrittenBytes copied_bytes(const CoreContext &c, const char *op,
+                                            const Segments &to, const Segments &from) {
   for (const PendingCopy &p : c.pending) {
     uintptr_t lo, hi;
     if (first_overlap(p.dst, from, &lo, &hi)) return kBytesNotKnown;
@@ -135,16 +135,21 @@ WrittenBytes digest_of(const Segments &to, uint64_t bytes) {
     return digest_of(Segments{to.lo, n, n, 1}, hash_of(src, n));
   }
   uint64_t bytes = hash_of(src, to.bytes);
-  for (size_t i = 1; i < to.count; ++i)
+  for (size_t i = 1; i < to.count; ++i) {
+    if (i % kSegmentsBetweenLooks == 0) stop_if_asked(c, op);
     bytes = WrittenBytes::chained(bytes, hash_of(src + i * from.stride, to.bytes));
+  }
   return digest_of(to, bytes);
 }
 
-// A copy's destination, for the race check, with the bytes it writes.
+// A copy's destination, for the race check, with the bytes it writes; after
+// the copy issued (its instruction c.issued), so that the watchdog stopping a
+// long one's pass over its bytes names it.
 void log_copy_destination(CoreContext &c, Space space, const Segments &to, const Segments &from,
                           const char *op) {
   if (c.access_log != nullptr && shared(c, space))
-    log_shared(c, space, to, true, false, op, copied_bytes(c, to, from));
+    append_shared_access(c, space, to, true, false, op, c.where, c.issued,
+                         copied_bytes(c, op, to, from));
 }
 
 // What the timing model needs of one copy: its segments and, when it touches
@@ -207,10 +212,10 @@ struct CopySides {
   if (async && c.scalar_marked)
     scalar_mark_check(c, label, s.to, d.dst == Space::kNram, s.from, d.src == Space::kNram);
   log_copy_side(c, d.src, s.from, false, label);
-  log_copy_destination(c, d.dst, s.to, s.from, label);
 
   c.bytes_moved[dir] += static_cast<double>(s.to.bytes * s.to.count);
   issue(c, copy_step(c, op, mlusimDirectionName(dir), d, s.to, s.from, async, ordered));
+  log_copy_destination(c, d.dst, s.to, s.from, label);
   if (async)
     c.pending.push_back(PendingCopy{s.to, s.from, d.pipe, label, c.where, c.issued});
   else
