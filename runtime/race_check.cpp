@@ -362,8 +362,10 @@ std::string unordered_because(const std::vector<CoreContext> &cores, const Entry
          "those of a cluster also by __sync_cluster)";
 }
 
-// The first 8 bytes of [lo, hi) as `written` has them, in hex, in address order.
+// The first 8 bytes of [lo, hi) as `written` has them, in hex, in address
+// order; for copies, their digest.
 std::string bytes_at(const WrittenBytes &written, uintptr_t lo, uintptr_t hi) {
+  if (written.is_digest()) return fmt::format("copied, digest {:016x}", written.bytes);
   std::string text;
   for (uintptr_t p = lo; p < std::min(hi, lo + 8); ++p)
     text += fmt::format("{:02x}", (written.bytes >> (8 * (p % 8))) & 0xff);

@@ -11,7 +11,8 @@
 // the device may place them anywhere.
 //
 // Two unordered writes that stored the same bytes where they meet (both
-// known: a fill, one value stored, detail/core.h's WrittenBytes) are a benign
+// known: a fill, one value stored, detail/core.h's WrittenBytes; or two
+// copies of the same bytes into the same range, by their digest) are a benign
 // race: whichever lands last, memory holds the same. It is logged as a note;
 // every other race is a fault. A launch logs each distinct pair of sites
 // (instruction and line) that race once, up to RaceCheck::kMostListed.

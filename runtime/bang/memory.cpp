@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <string_view>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -92,10 +93,63 @@ constexpr unsigned kAllPipes = (1u << kPipeCount) - 1;
 // What other cores may touch, for the race check: GDRAM, and the cluster's
 // SRAM in UNION launches (its cores and memory core share it; BLOCK tasks
 // share none).
+bool shared(const CoreContext &c, Space space) {
+  return space == Space::kGdram || (space == Space::kSram && c.launch->is_union);
+}
 void log_copy_side(CoreContext &c, Space space, const Segments &range, bool write,
                    const char *op) {
-  if (space == Space::kGdram || (space == Space::kSram && c.launch->is_union))
-    log_shared(c, space, range, write, false, op);
+  if (shared(c, space)) log_shared(c, space, range, write, false, op);
+}
+
+uint64_t hash_of(const void *p, size_t n) {
+  return std::hash<std::string_view>{}(std::string_view(static_cast<const char *>(p), n));
+}
+
+// The digest of bytes (`bytes`, their hash) written over `to`.
+WrittenBytes digest_of(const Segments &to, uint64_t bytes) {
+  const uint64_t fields[] = {bytes, to.lo, to.bytes, to.stride, to.count};
+  return WrittenBytes::digest(hash_of(fields, sizeof fields));
+}
+
+// What a copy writing `to` from `from` stores there, for the race check
+// (detail/core.h's WrittenBytes), from the source's bytes at issue: where
+// both sides are contiguous, one element of up to 8 bytes, or bytes that
+// repeat every 8 as a fill's do (a compare that stops at the first byte that
+// does not); otherwise a digest of the destination's segments and the bytes
+// of each (std::hash), so that copies of the same bytes into the same range
+// by the same segments have the same one. Not known when the source meets an
+// async copy still to land (one queued before it on its pipe): its bytes are
+// not there yet.
+// Out of line: a launch with the race check off does not pay for its code.
+[[gnu::noinline]] WrittenBytes copied_bytes(const CoreContext &c, const char *op,
+                                            const Segments &to, const Segments &from) {
+  for (const PendingCopy &p : c.pending) {
+    uintptr_t lo, hi;
+    if (first_overlap(p.dst, from, &lo, &hi)) return kBytesNotKnown;
+  }
+  const auto *src = reinterpret_cast<const char *>(from.lo);
+  if (to.count == 1 || (to.stride == to.bytes && from.stride == from.bytes)) {
+    const size_t n = to.bytes * to.count;
+    if (n <= 8) return WrittenBytes::element(to.lo, src, n);
+    if (std::memcmp(src, src + 8, n - 8) == 0) return WrittenBytes::element(to.lo, src, 8);
+    return digest_of(Segments{to.lo, n, n, 1}, hash_of(src, n));
+  }
+  uint64_t bytes = hash_of(src, to.bytes);
+  for (size_t i = 1; i < to.count; ++i) {
+    if (i % kSegmentsBetweenLooks == 0) stop_if_asked(c, op);
+    bytes = WrittenBytes::chained(bytes, hash_of(src + i * from.stride, to.bytes));
+  }
+  return digest_of(to, bytes);
+}
+
+// A copy's destination, for the race check, with the bytes it writes; after
+// the copy issued (its instruction c.issued), so that the watchdog stopping a
+// long one's pass over its bytes names it.
+void log_copy_destination(CoreContext &c, Space space, const Segments &to, const Segments &from,
+                          const char *op) {
+  if (c.access_log != nullptr && shared(c, space))
+    append_shared_access(c, space, to, true, false, op, c.where, c.issued,
+                         copied_bytes(c, op, to, from));
 }
 
 // What the timing model needs of one copy: its segments and, when it touches
@@ -158,10 +212,10 @@ struct CopySides {
   if (async && c.scalar_marked)
     scalar_mark_check(c, label, s.to, d.dst == Space::kNram, s.from, d.src == Space::kNram);
   log_copy_side(c, d.src, s.from, false, label);
-  log_copy_side(c, d.dst, s.to, true, label);
 
   c.bytes_moved[dir] += static_cast<double>(s.to.bytes * s.to.count);
   issue(c, copy_step(c, op, mlusimDirectionName(dir), d, s.to, s.from, async, ordered));
+  log_copy_destination(c, d.dst, s.to, s.from, label);
   if (async)
     c.pending.push_back(PendingCopy{s.to, s.from, d.pipe, label, c.where, c.issued});
   else

@@ -76,6 +76,39 @@ TEST(WrittenBytes, ARunOfStoresIsKnownWhileTheyAgree) {
   EXPECT_EQ(run.written.known, 0u);
 }
 
+// A copy's digest (of its range and bytes) is the same only as the same
+// digest: never as bytes a fill or store keeps, nor as not known. A run of
+// copies keeps one digest while it repeats and chains them, in order, after.
+TEST(WrittenBytes, ACopysDigestIsTheSameOnlyAsItself) {
+  const WrittenBytes a = WrittenBytes::digest(0x1234), b = WrittenBytes::digest(0x5678);
+  const WrittenBytes filled = fill(0, 0x1234, 8, 8).written;
+  EXPECT_TRUE(a.same_as(a));
+  EXPECT_FALSE(a.same_as(b));
+  EXPECT_FALSE(a.same_as(filled));
+  EXPECT_FALSE(filled.same_as(a));
+  EXPECT_FALSE(a.same_as(WrittenBytes{}));
+  EXPECT_TRUE(WrittenBytes::digest(0).is_digest());
+  WrittenBytes again = a;
+  again.add(a);
+  EXPECT_TRUE(again.same_as(a));
+  WrittenBytes ab = a, ab_too = a, ba = b;
+  ab.add(b);
+  ab_too.add(b);
+  ba.add(a);
+  EXPECT_TRUE(ab.is_digest());
+  EXPECT_TRUE(ab.same_as(ab_too));
+  EXPECT_FALSE(ab.same_as(a));
+  EXPECT_FALSE(ab.same_as(b));
+  EXPECT_FALSE(ab.same_as(ba));
+  WrittenBytes then_fill = a, then_copy = filled;
+  then_fill.add(filled);
+  then_copy.add(a);
+  for (const WrittenBytes &w : {then_fill, then_copy}) {
+    EXPECT_FALSE(w.is_digest());
+    EXPECT_EQ(w.known, 0u);
+  }
+}
+
 const uint64_t kValues[] = {0, 0x0101010101010101, 0x0102030401020304, 0x7fc00000,
                             0x7fc000007fc00000};
 

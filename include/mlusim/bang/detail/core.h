@@ -18,6 +18,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -48,8 +49,12 @@ struct Segments {
 // unordered writes benign when both stored the same bytes. Known are bytes
 // that repeat every 8 addresses or less, as a fill makes, one element, or one
 // value stored over and over: byte a of memory is byte a % 8 of `bytes`
-// (little-endian) wherever `known` is 0xff there. known 0: not known (a
-// copy's data, elements of different values), never taken for the same.
+// (little-endian) wherever `known` is 0xff there. Or, for a copy's data
+// (known 0, `bytes` not 0): a digest of the destination's segments and every
+// byte written there (runtime/bang/memory.cpp's copied_bytes), the same only
+// for the same bytes over the same range. Both 0: not known (elements of
+// different values, a copy reading bytes an async copy has yet to land),
+// never taken for the same.
 struct WrittenBytes {
   uint64_t bytes = 0, known = 0;
 
@@ -70,8 +75,18 @@ struct WrittenBytes {
     for (size_t filled = n; filled < 8; filled *= 2) tiled |= tiled << (8 * filled);
     return {std::rotl(tiled, static_cast<int>(address % 8) * 8), ~uint64_t{0}};
   }
-  // What `other` stored too: not known where the two differ.
-  void add(const WrittenBytes &other) {
+  // A copy's digest (any value: 0 is taken as 1).
+  static WrittenBytes digest(uint64_t d) { return {d != 0 ? d : 1, 0}; }
+  bool is_digest() const { return known == 0 && bytes != 0; }
+  // What `other` stored too: not known where the two differ. Two different
+  // digests make the digest of both, in this order (one write after another,
+  // in program order or as the race check's sweep meets them).
+  [[gnu::always_inline]] void add(const WrittenBytes &other) {
+    if (is_digest()) {
+      if (!other.is_digest()) *this = {};
+      else if (other.bytes != bytes) *this = digest(chained(bytes, other.bytes));
+      return;
+    }
     if (known == 0) return;
     if (!same_as(other)) {
       *this = {};
@@ -80,12 +95,19 @@ struct WrittenBytes {
     bytes |= other.bytes;
     known |= other.known;
   }
-  // Both known, and the same wherever both stored.
+  // Both known, and the same wherever both stored; two digests, the same one.
   bool same_as(const WrittenBytes &other) const {
+    if (is_digest() || other.is_digest()) return known == other.known && bytes == other.bytes;
     return known != 0 && other.known != 0 && ((bytes ^ other.bytes) & known & other.known) == 0;
   }
+  // The digest of `first` and then `next`.
+  static uint64_t chained(uint64_t first, uint64_t next) {
+    const uint64_t both[2] = {first, next};
+    return std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char *>(both), sizeof both));
+  }
 };
-inline constexpr WrittenBytes kBytesNotKnown{};  // a read's, a copy's
+inline constexpr WrittenBytes kBytesNotKnown{};  // a read's
 
 // An async copy issued but not yet retired by a fence: its data lands then.
 struct PendingCopy {
