@@ -138,6 +138,12 @@ void __sync_io();              // IO-DMA
 void __sync_move();            // Move-DMA
 void __sync_compute();         // vector and tensor
 void __sync_io_move_compute(); // every pipe, as __sync()
+// MLU500's form with six flags, each asking one pipe to wait for another
+// (mlu-ops r1.11's ms_deform_attn). Cambricon documents neither the flags'
+// order nor their pairs: any flag set fences every pipe, which waits for at
+// least what was asked (a program's data are right; its time may come out
+// longer than the board's); none set does nothing.
+void __sync_io_move_compute(bool, bool, bool, bool, bool, bool);
 // Barriers (guide 3.3.5.2); each fences the calling core first.
 void __sync_cluster();  // the 4 cores and the memory core of this physical cluster
 void __sync_all();      // every core and memory core of this UnionN task's N clusters
@@ -260,6 +266,24 @@ void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
                                       sizeof(T) * static_cast<size_t>(count), count))
     return;
   mlusim::detail::atomic_add_each(gdram_dst, count, [nram_src](int i) { return nram_src[i]; });
+}
+// The 3-D form (mlu-ops r1.11's ms_deform_attn backward adds a gradient to the
+// four corners of a bilinear cell so): (segnum1 + 1) x (segnum2 + 1) segments
+// of `count` elements, the i-th, j-th at i * stride1 + j * stride2 bytes from
+// dst and from src; each segment is one atomic add.
+template <typename T>
+void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count, int segnum1,
+                              int segnum2, int dst_stride1, int dst_stride2, int src_stride1,
+                              int src_stride2) {
+  for (int j = 0; j <= segnum2; ++j)
+    for (int i = 0; i <= segnum1; ++i) {
+      const ptrdiff_t to = ptrdiff_t{i} * dst_stride1 + ptrdiff_t{j} * dst_stride2;
+      const ptrdiff_t from = ptrdiff_t{i} * src_stride1 + ptrdiff_t{j} * src_stride2;
+      __bang_atomic_reduce_add(reinterpret_cast<T *>(reinterpret_cast<char *>(gdram_dst) + to),
+                               reinterpret_cast<const T *>(
+                                   reinterpret_cast<const char *>(nram_src) + from),
+                               count);
+    }
 }
 // The form with a scalar source (mlu-ops' psroipool backward): adds `value`
 // to each of `count` GDRAM elements atomically.
