@@ -32,6 +32,12 @@ constexpr HazardRule kRules[] = {
      "v1.5.2 (commit d19f440a, 'fix load/compute overlap causing buffer')"},
     {"a vector or tensor instruction writes bytes an async copy still reads", false,
      "no board run known: the guide's rule stands"},
+    {"a vector or tensor instruction reads or writes bytes an async NRAM2NRAM copy still writes",
+     true,
+     "boards pass with it: mlu-ops v1.5.2's ms_deform_attn_backward converts what an NRAM2NRAM "
+     "__memcpy_async wrote with no fence between them, and Cambricon's bang_device_functions.h "
+     "makes __sync_copy_nram_to_nram() the compute sync (sync.compute): such a copy is ordered "
+     "with the compute pipes"},
     {"a copy or fill writes over bytes an async copy of another queue still writes", true,
      "boards pass with it: mlu-ops v1.5.2's mutual_information forward and backward "
      "(__nramset_async into the destination of an unfenced GDRAM2NRAM copy) pass their "

@@ -23,6 +23,7 @@ enum class HazardKind : uint8_t {
   kCopyMeetsEndedCompute,       // ... meets what one more than a queue's depth back reads or writes
   kComputeMeetsCopyDestination, // a vector/tensor instruction reads or writes an in-flight copy's destination
   kComputeOverwritesCopySource, // ... writes an in-flight copy's source
+  kComputeMeetsNramCopy,        // ... reads or writes an in-flight NRAM2NRAM copy's destination
   kCopyOverwritesCopyDestination, // a copy or fill writes over an in-flight copy's (of another queue) destination
   kCopyReadsCopyDestination,    // a copy reads an in-flight copy's (of another queue) destination
   kCopyOverwritesCopySource,    // a copy writes an in-flight copy's (of another queue) source

@@ -72,6 +72,13 @@ std::string access_name(const CoreContext &c, Pipe own) {
 
 }  // namespace
 
+// Whether a pending copy is an NRAM2NRAM one (both sides in the core's NRAM).
+bool nram_to_nram(const CoreContext &c, const PendingCopy &p) {
+  const auto lo = reinterpret_cast<uintptr_t>(c.nram), hi = lo + c.nram_capacity;
+  return p.pipe == kMovePipe && p.dst.lo >= lo && p.dst.hi() <= hi && p.src.lo >= lo &&
+         p.src.hi() <= hi;
+}
+
 bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool write, Pipe own) {
   bool waits = false;
   for (size_t i = 0; i < c.pending.size(); ++i) {
@@ -89,8 +96,10 @@ bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool wr
     const std::string advice = fmt::format(
         "fence the copy (__sync_{}() or __sync()) before this access",
         p.pipe == kIoPipe ? "io" : "move");
-    if (!meet(c, kind_against_copy(own, write, hits_dst), site_of(p.where, p.op),
-              site_of(c.where, op), describe, advice))
+    HazardKind kind = kind_against_copy(own, write, hits_dst);
+    if (kind == HazardKind::kComputeMeetsCopyDestination && nram_to_nram(c, p))
+      kind = HazardKind::kComputeMeetsNramCopy;
+    if (!meet(c, kind, site_of(p.where, p.op), site_of(c.where, op), describe, advice))
       continue;
     // The board lands the earlier copy first: so does mlusim, with the copies
     // queued before it on its pipe; then the queue is looked at again.

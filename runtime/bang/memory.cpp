@@ -470,6 +470,16 @@ void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, b
 namespace {
 
 // The stream waits for the pipes in `mask`; their async copies land.
+// The async NRAM2NRAM copies land: Cambricon's bang_device_functions.h makes
+// __sync_copy_nram_to_nram() the compute pipes' sync (sync.compute), so a
+// compute fence orders them too (mlu-ops v1.5.2's bbox_overlaps reads such a
+// copy's destination after __sync_compute() alone, and passes on boards). The
+// fence's time does not wait for the move pipe: a copy landed here is charged
+// as overlapping what follows.
+void land_nram_to_nram(CoreContext &c) {
+  land_picked(c, [&c](const PendingCopy &p) { return nram_to_nram(c, p); });
+}
+
 void fence(const char *op, unsigned mask) {
   CoreContext &c = this_core();
   record(c, Step{.op = op, .detail = "wait", .count = mask, .kind = StepKind::kFence,
@@ -478,7 +488,9 @@ void fence(const char *op, unsigned mask) {
     if ((mask >> p) & 1u) c.compute[p - kVectorPipe].clear();
   ++c.fence_epoch;  // scalar code's accesses before it are ordered
   c.scalar_marked = false;
-  if (!c.pending.empty()) land_copies(c, mask);
+  if (c.pending.empty()) return;
+  land_copies(c, mask);
+  if ((mask & bit(kVectorPipe)) != 0) land_nram_to_nram(c);
 }
 
 // A barrier in a BLOCK task, which has no cluster to meet (clusterDim 0):

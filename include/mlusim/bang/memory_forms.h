@@ -161,3 +161,23 @@ inline void __bang_gather_async(void *dst, const void *src, const unsigned int *
                                {dst, src, offset, mask, transfer_size, GDRAM2NRAM, dst_stride,
                                 transfer_num, false, true});
 }
+
+// MLU500's __extension (mlu-ops r1.11's roi_align_rotated): each of the n
+// elements of `size` bytes at src repeated counts[i] times, one run after
+// another from dst (counts: n bytes in NRAM). Cambricon does not document
+// it; mlu-ops builds a repeated index table with it. One copy per element
+// (a source stride of 0 repeats it), each on the direction's pipe.
+inline void __extension(void *dst, const void *src, const uint8_t *counts, unsigned int size,
+                        mluMemcpyDirection_t dir, unsigned int n) {
+  mlusim::CoreContext &c = mlusim::this_core();
+  mlusim::require_onchip(c, "__extension", "counts", mlusim::Space::kNram, counts, n);
+  mlusim::check_read(c, "__extension", counts, n);
+  auto *to = static_cast<char *>(dst);
+  const auto *from = static_cast<const char *>(src);
+  for (unsigned int i = 0; i < n; ++i) {
+    if (counts[i] == 0) continue;
+    mlusim::detail::copy("__extension", to, from + size_t{i} * size, static_cast<int>(size), dir,
+                         static_cast<int>(size), 0, counts[i] - 1, false);
+    to += size_t{counts[i]} * size;
+  }
+}

@@ -499,6 +499,9 @@ void retire_to_older(CoreContext &c, ComputeWindow &w);
 // it waits for the compute instructions it depends on, which then, with every
 // instruction before them on their pipe, have ended.
 void compute_waited_for(CoreContext &c, const Access &a);
+// Whether a pending copy is an NRAM2NRAM one (both sides in the core's NRAM):
+// such copies are ordered with the compute pipes (runtime/pipe_hazards.cpp).
+bool nram_to_nram(const CoreContext &c, const PendingCopy &p);
 // Lands the async copies of `pipe` issued up to instruction `seq`, in issue
 // order (runtime/bang/memory.cpp).
 void land_copies_through(CoreContext &c, Pipe pipe, uint64_t seq);
