@@ -27,17 +27,23 @@ constexpr HazardRule kRules[] = {
      "a pipe holds 16 instructions (docs/cost_model.md): an older one has ended before the copy "
      "issues. Cambricon's sanitizer reports it, and mlu-ops fenced such a site after it did "
      "(#1178, roi_align_rotated's loop)"},
+    {"an async NRAM2NRAM copy writes bytes a vector or tensor instruction reads or writes", true,
+     "boards pass with it: mlu-ops v1.5.2's bbox_overlaps and ms_deform_attn_backward start such "
+     "copies over what __bang_sub and __bang_and still use, with no fence; Cambricon's "
+     "bang_device_functions.h makes __sync_copy_nram_to_nram() the compute sync: such a copy is "
+     "ordered with the compute pipes"},
     {"a vector or tensor instruction reads or writes bytes an async copy still writes", false,
      "boards corrupt data: mlu-ops fixed exactly this in dynamic_point_to_voxel_forward after "
      "v1.5.2 (commit d19f440a, 'fix load/compute overlap causing buffer')"},
     {"a vector or tensor instruction writes bytes an async copy still reads", false,
      "no board run known: the guide's rule stands"},
-    {"a vector or tensor instruction reads or writes bytes an async NRAM2NRAM copy still writes",
+    {"a vector or tensor instruction reads or writes bytes an async NRAM2NRAM copy still "
+     "writes, or writes bytes it still reads",
      true,
      "boards pass with it: mlu-ops v1.5.2's ms_deform_attn_backward converts what an NRAM2NRAM "
-     "__memcpy_async wrote with no fence between them, and Cambricon's bang_device_functions.h "
-     "makes __sync_copy_nram_to_nram() the compute sync (sync.compute): such a copy is ordered "
-     "with the compute pipes"},
+     "__memcpy_async wrote, and transposes over what one still reads, with no fence between "
+     "them, and Cambricon's bang_device_functions.h makes __sync_copy_nram_to_nram() the compute "
+     "sync (sync.compute): such a copy is ordered with the compute pipes"},
     {"a copy or fill writes over bytes an async copy of another queue still writes", true,
      "boards pass with it: mlu-ops v1.5.2's mutual_information forward and backward "
      "(__nramset_async into the destination of an unfenced GDRAM2NRAM copy) pass their "

@@ -21,9 +21,10 @@ enum class HazardKind : uint8_t {
   kCopyWritesComputeOperand,    // ... writes what one reads
   kCopyOverwritesComputeResult, // ... writes what one writes
   kCopyMeetsEndedCompute,       // ... meets what one more than a queue's depth back reads or writes
+  kNramCopyMeetsCompute,        // an async NRAM2NRAM copy writes what one reads or writes
   kComputeMeetsCopyDestination, // a vector/tensor instruction reads or writes an in-flight copy's destination
   kComputeOverwritesCopySource, // ... writes an in-flight copy's source
-  kComputeMeetsNramCopy,        // ... reads or writes an in-flight NRAM2NRAM copy's destination
+  kComputeMeetsNramCopy,        // ... meets an in-flight NRAM2NRAM copy (its destination, or writes its source)
   kCopyOverwritesCopyDestination, // a copy or fill writes over an in-flight copy's (of another queue) destination
   kCopyReadsCopyDestination,    // a copy reads an in-flight copy's (of another queue) destination
   kCopyOverwritesCopySource,    // a copy writes an in-flight copy's (of another queue) source

@@ -50,6 +50,13 @@ bool meet(CoreContext &c, HazardKind kind, const char *earlier, const char *late
 
 // What an access by `own` that meets an in-flight copy is: `hits_dst` if it
 // meets the copy's destination, else (a write) its source.
+// Whether a copy on `pipe` from `src` to `dst` is an NRAM2NRAM one (both
+// sides in the core's NRAM, on the move pipe).
+bool nram_to_nram(const CoreContext &c, const Segments &dst, const Segments &src, Pipe pipe) {
+  const auto lo = reinterpret_cast<uintptr_t>(c.nram), hi = lo + c.nram_capacity;
+  return pipe == kMovePipe && dst.lo >= lo && dst.hi() <= hi && src.lo >= lo && src.hi() <= hi;
+}
+
 HazardKind kind_against_copy(Pipe own, bool write, bool hits_dst) {
   if (own == kScalarCode)
     return hits_dst ? HazardKind::kScalarMeetsCopyDestination
@@ -74,9 +81,7 @@ std::string access_name(const CoreContext &c, Pipe own) {
 
 // Whether a pending copy is an NRAM2NRAM one (both sides in the core's NRAM).
 bool nram_to_nram(const CoreContext &c, const PendingCopy &p) {
-  const auto lo = reinterpret_cast<uintptr_t>(c.nram), hi = lo + c.nram_capacity;
-  return p.pipe == kMovePipe && p.dst.lo >= lo && p.dst.hi() <= hi && p.src.lo >= lo &&
-         p.src.hi() <= hi;
+  return nram_to_nram(c, p.dst, p.src, p.pipe);
 }
 
 bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool write, Pipe own) {
@@ -97,7 +102,9 @@ bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool wr
         "fence the copy (__sync_{}() or __sync()) before this access",
         p.pipe == kIoPipe ? "io" : "move");
     HazardKind kind = kind_against_copy(own, write, hits_dst);
-    if (kind == HazardKind::kComputeMeetsCopyDestination && nram_to_nram(c, p))
+    if ((kind == HazardKind::kComputeMeetsCopyDestination ||
+         kind == HazardKind::kComputeOverwritesCopySource) &&
+        nram_to_nram(c, p))
       kind = HazardKind::kComputeMeetsNramCopy;
     if (!meet(c, kind, site_of(p.where, p.op), site_of(c.where, op), describe, advice))
       continue;
@@ -278,6 +285,7 @@ const ComputeWindow::Older *older_met(const ComputeWindow &w, const Segments &ds
 bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                           const Segments &src, Pipe own) {
   bool waits = false;
+  const bool nram_copy = nram_to_nram(c, dst, src, own);
   const auto check = [&](HazardKind kind, const Meeting &m, const char *x_op, uint32_t seq,
                          const char *where, Pipe pipe) {
     const auto describe = [&] {
@@ -299,8 +307,10 @@ bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
       const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
       const Step &x = c.steps[e.step];
       Meeting m;
-      if (meets(x.access, dst, src, &m))
-        waits |= check(kind_against_compute(m), m, x.op, e.seq, e.where, pipe);
+      if (!meets(x.access, dst, src, &m)) continue;
+      HazardKind kind = kind_against_compute(m);
+      if (kind != HazardKind::kCopyReadsComputeResult && nram_copy) kind = HazardKind::kNramCopyMeetsCompute;
+      waits |= check(kind, m, x.op, e.seq, e.where, pipe);
     }
     Meeting m;
     if (const ComputeWindow::Older *o = older_met(w, dst, src, &m))

@@ -178,6 +178,9 @@ struct CopySides {
 };
 [[gnu::always_inline]] inline CopySides copy_sides(const CoreContext &c, const char *label, const DirectionInfo &d, void *dst,
                      const void *src, int size, int dst_stride, int src_stride, int segnum) {
+  // One segment's strides step nowhere: any value is taken (mlu-ops v1.5.2's
+  // ms_deform_attn_backward passes a negative one with segnum 0 and passes on boards).
+  if (segnum == 0) dst_stride = src_stride = size;
   if (size < 0 || segnum < 0 || dst_stride < 0 || src_stride < 0)
     fault(c, fmt::format("{}: negative size {}, stride ({}, {}) or segnum {}", label, size,
                          dst_stride, src_stride, segnum));
