@@ -57,10 +57,12 @@ bool nram_to_nram(const CoreContext &c, const Segments &dst, const Segments &src
   return pipe == kMovePipe && dst.lo >= lo && dst.hi() <= hi && src.lo >= lo && src.hi() <= hi;
 }
 
-HazardKind kind_against_copy(Pipe own, bool write, bool hits_dst) {
+// nram_copy: the copy met is an NRAM2NRAM one, ordered with the compute pipes.
+HazardKind kind_against_copy(Pipe own, bool write, bool hits_dst, bool nram_copy) {
   if (own == kScalarCode)
     return hits_dst ? HazardKind::kScalarMeetsCopyDestination
                     : HazardKind::kScalarOverwritesCopySource;
+  if (own == kPipeCount && nram_copy) return HazardKind::kComputeMeetsNramCopy;
   if (own == kPipeCount)
     return hits_dst ? HazardKind::kComputeMeetsCopyDestination
                     : HazardKind::kComputeOverwritesCopySource;
@@ -101,11 +103,8 @@ bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool wr
     const std::string advice = fmt::format(
         "fence the copy (__sync_{}() or __sync()) before this access",
         p.pipe == kIoPipe ? "io" : "move");
-    HazardKind kind = kind_against_copy(own, write, hits_dst);
-    if ((kind == HazardKind::kComputeMeetsCopyDestination ||
-         kind == HazardKind::kComputeOverwritesCopySource) &&
-        nram_to_nram(c, p))
-      kind = HazardKind::kComputeMeetsNramCopy;
+    const HazardKind kind =
+        kind_against_copy(own, write, hits_dst, own == kPipeCount && nram_to_nram(c, p));
     if (!meet(c, kind, site_of(p.where, p.op), site_of(c.where, op), describe, advice))
       continue;
     // The board lands the earlier copy first: so does mlusim, with the copies
@@ -187,8 +186,10 @@ bool meets(const Access &x, const Segments &dst, const Segments &src, Meeting *m
          first_overlap(dst, range_of(x.r1_lo, x.r1_hi), &m->lo, &m->hi);
 }
 
-HazardKind kind_against_compute(const Meeting &m) {
+// An NRAM2NRAM copy is ordered with the compute pipes (runtime/pipe_hazards.cpp).
+HazardKind kind_against_compute(const Meeting &m, bool nram_copy) {
   if (!m.copy_writes) return HazardKind::kCopyReadsComputeResult;
+  if (nram_copy) return HazardKind::kNramCopyMeetsCompute;
   return m.compute_writes ? HazardKind::kCopyOverwritesComputeResult
                           : HazardKind::kCopyWritesComputeOperand;
 }
@@ -308,9 +309,7 @@ bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
       const Step &x = c.steps[e.step];
       Meeting m;
       if (!meets(x.access, dst, src, &m)) continue;
-      HazardKind kind = kind_against_compute(m);
-      if (kind != HazardKind::kCopyReadsComputeResult && nram_copy) kind = HazardKind::kNramCopyMeetsCompute;
-      waits |= check(kind, m, x.op, e.seq, e.where, pipe);
+      waits |= check(kind_against_compute(m, nram_copy), m, x.op, e.seq, e.where, pipe);
     }
     Meeting m;
     if (const ComputeWindow::Older *o = older_met(w, dst, src, &m))

@@ -11,6 +11,7 @@
 #include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/memory_forms.h"
+#include "mlusim/bang/select.h"
 #include "runtime/logging.h"
 #include "runtime/memory_core.h"
 #include "runtime/onchip_memory.h"
@@ -197,23 +198,32 @@ struct CopySides {
   return s;
 }
 
+// A copy (writing `to`, reading `from`) against what it may meet: a
+// synchronous one waits for the async copies queued before it on its pipe;
+// then the copies in flight, and for an async one the compute pipes and the
+// scalar code since the fence. True: a hazard the board resolves makes it wait
+// for what it depends on (runtime/pipe_hazards.h). Every copy and gather.
+[[gnu::always_inline]] inline bool copy_hazards(CoreContext &c, const char *label,
+                                                const DirectionInfo &d, const Segments &to,
+                                                const Segments &from, bool async) {
+  if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
+  bool ordered = false;
+  if (!c.pending.empty()) {
+    ordered |= hazard_check(c, label, from, false, d.pipe);
+    ordered |= hazard_check(c, label, to, true, d.pipe);
+  }
+  if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, to, from, d.pipe);
+  if (async && c.scalar_marked)
+    scalar_mark_check(c, label, to, d.dst == Space::kNram, from, d.src == Space::kNram);
+  return ordered;
+}
+
 // Moves (or queues, if async) a checked copy: hazards, the race check's log,
 // the counters, its step. Inlined: copy() is the hot path of every __memcpy.
 [[gnu::always_inline]] inline void transfer(CoreContext &c, const char *op, const char *label, mluMemcpyDirection_t dir,
               const DirectionInfo &d, const CopySides &s, bool async) {
   if (!runs_on(c, d.dst, d.src)) return;  // a memory core's, to or from NRAM or WRAM
-  // A synchronous copy waits for the async copies queued before it on its pipe.
-  if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
-  // A hazard the board resolves makes the copy wait for what it depends on,
-  // async copies included (runtime/pipe_hazards.h).
-  bool ordered = false;
-  if (!c.pending.empty()) {
-    ordered |= hazard_check(c, label, s.from, false, d.pipe);
-    ordered |= hazard_check(c, label, s.to, true, d.pipe);
-  }
-  if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, s.to, s.from, d.pipe);
-  if (async && c.scalar_marked)
-    scalar_mark_check(c, label, s.to, d.dst == Space::kNram, s.from, d.src == Space::kNram);
+  const bool ordered = copy_hazards(c, label, d, s.to, s.from, async);
   log_copy_side(c, d.src, s.from, false, label);
 
   c.bytes_moved[dir] += static_cast<double>(s.to.bytes * s.to.count);
@@ -294,13 +304,18 @@ struct IndexedSide {
   BlockSpan blocks;
 };
 
+// Transfer i's bytes on the indexed side.
+Segments indexed_segment(const IndexedCopy &x, unsigned int i) {
+  const auto base = reinterpret_cast<uintptr_t>(x.scatter ? x.dst : x.src);
+  return Segments{base + x.offsets[i], x.size, x.size, 1};
+}
+
 IndexedSide indexed_side(CoreContext &c, const char *op, const IndexedCopy &x, Space space) {
   IndexedSide side;
   const auto *mask = static_cast<const uint8_t *>(x.mask);
-  const auto base = reinterpret_cast<uintptr_t>(x.scatter ? x.dst : x.src);
   for (unsigned int i = 0; i < x.count; ++i) {
-    if (mask != nullptr && ((mask[i / 8] >> (i % 8)) & 1u) == 0) continue;
-    const Segments one{base + x.offsets[i], x.size, x.size, 1};
+    if (mask != nullptr && !bit_at(mask, i)) continue;
+    const Segments one = indexed_segment(x, i);
     require_space(c, op, x.scatter ? "dst" : "src", space, reinterpret_cast<const void *>(one.lo),
                   x.size);
     side.moving.push_back(i);
@@ -334,23 +349,12 @@ void indexed_copy(const char *op, const IndexedCopy &x) {
   if (!runs_on(c, d.dst, d.src) || side.moving.empty()) return;
   const Segments hull{side.lo, side.hi - side.lo, side.hi - side.lo, 1};
   const Segments &to = x.scatter ? hull : packed, &from = x.scatter ? packed : hull;
-  if (!x.async && !c.pending.empty()) land_copies(c, bit(d.pipe));
-  bool ordered = false;
-  if (!c.pending.empty()) {
-    ordered |= hazard_check(c, op, from, false, d.pipe);
-    ordered |= hazard_check(c, op, to, true, d.pipe);
-  }
-  if (x.async && !compute_fenced(c)) ordered |= compute_hazard_check(c, op, to, from, d.pipe);
-  if (x.async && c.scalar_marked)
-    scalar_mark_check(c, op, to, d.dst == Space::kNram, from, d.src == Space::kNram);
+  const bool ordered = copy_hazards(c, op, d, to, from, x.async);
   // Each transfer's two sides.
   const auto packed_at = [&](unsigned int i) {
     return Segments{packed.lo + size_t{i} * x.stride, x.size, x.size, 1};
   };
-  const auto indexed_at = [&](unsigned int i) {
-    const auto base = reinterpret_cast<uintptr_t>(x.scatter ? x.dst : x.src);
-    return Segments{base + x.offsets[i], x.size, x.size, 1};
-  };
+  const auto indexed_at = [&](unsigned int i) { return indexed_segment(x, i); };
   for (unsigned int i : side.moving) {
     log_copy_side(c, d.src, x.scatter ? packed_at(i) : indexed_at(i), false, op);
     log_copy_side(c, d.dst, x.scatter ? indexed_at(i) : packed_at(i), true, op);
@@ -472,7 +476,6 @@ void scalar_transfer(const char *op, Space space, const void *p, size_t bytes, b
 
 namespace {
 
-// The stream waits for the pipes in `mask`; their async copies land.
 // The async NRAM2NRAM copies land: Cambricon's bang_device_functions.h makes
 // __sync_copy_nram_to_nram() the compute pipes' sync (sync.compute), so a
 // compute fence orders them too (mlu-ops v1.5.2's bbox_overlaps reads such a
@@ -483,6 +486,7 @@ void land_nram_to_nram(CoreContext &c) {
   land_picked(c, [&c](const PendingCopy &p) { return nram_to_nram(c, p); });
 }
 
+// The stream waits for the pipes in `mask`; their async copies land.
 void fence(const char *op, unsigned mask) {
   CoreContext &c = this_core();
   record(c, Step{.op = op, .detail = "wait", .count = mask, .kind = StepKind::kFence,
