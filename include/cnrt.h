@@ -13,6 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* CNRT's header brings in CNDrv's: mlu-ops v1.11.1's adam_w_light includes
+ * cnrt.h alone and calls cnCtxGetCurrent and cnGetCtxConfigParam. */
+#include "cn_api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

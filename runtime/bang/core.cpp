@@ -5,6 +5,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/logging.h"
 #include "runtime/memory_core.h"
 #include "runtime/onchip_layout.h"
 #include "runtime/scheduler.h"
@@ -50,6 +51,24 @@ std::string kernel_site(const CoreContext &c) {
 
 void fault(const CoreContext &c, const std::string &what) {
   throw KernelFault{fmt::format("{}: {}", kernel_site(c), what)};
+}
+
+// The guide does not say what __bang_lut gives for an index outside its
+// table. mlu-ops' ms_deform_attn_backward (v1.5.2 to v1.11.1) looks its 0/-1
+// masks up a second and a third time in a table of {0, -1, 0, ...}, so index
+// 0xffffffff must come back as -1 for its cases to pass on boards, as they
+// do: an index outside the table leaves its element as it was (ARM's TBX
+// rule; with dst == idx, as in every mlu-ops call, the same as passing the
+// index through).
+void note_lut_index_outside(const CoreContext &c, long long index, size_t element,
+                            size_t table_len) {
+  if (c.launch->lut_outside_noted.exchange(true, std::memory_order_relaxed)) return;
+  log::kernel().warn(
+      "{}: __bang_lut index {} at element {} is outside its table of {}; the BANG C guide does "
+      "not say what the board gives, and mlu-ops' ms_deform_attn_backward relies on it: mlusim "
+      "leaves the element as it was. Keep indices inside the table if the kernel must be "
+      "portable. (Noted once per launch.)",
+      kernel_site(c), index, element, table_len);
 }
 
 namespace {

@@ -95,6 +95,22 @@ TEST(InlineAssembly, IndexIntoAVectorRegister) {
   EXPECT_NE(t.find("__vv_index(mlusim_asm_0, mlusim_asm_1, 1); }(r, s);"), std::string::npos) << t;
 }
 
+// The gtest harness's LLC flush: a hinted load in a ".volatile{...}" block
+// is an async GDRAM2NRAM copy; strides or counts other than 0 are not read.
+TEST(InlineAssembly, HintedLoadInAVolatileBlock) {
+  const std::string t = out(
+      "__mlu_func__ void f(char *b, char *s, int n) { __asm__ volatile(\".volatile{"
+      "ld.3d.async.nram.gdram.scmunlock [%[dst]], [%[src]], %[size], 0, 0, 0, 0, 0, 0, 0, 0;}"
+      "\\n\\t\" ::[dst] \"r\"(b), [src] \"r\"(s), [size] \"r\"(n)); }\n");
+  EXPECT_NE(t.find("__memcpy_async(mlusim_asm_0, mlusim_asm_1, mlusim_asm_2, GDRAM2NRAM); }(b, s, n);"),
+            std::string::npos)
+      << t;
+  const std::string strided = out(
+      "__mlu_func__ void f(char *b, char *s) { asm volatile(\"ld.3d.async.nram.gdram.scmlock "
+      "[%0], [%1], 64, 64, 1, 0, 0, 0, 0, 0, 0;\" :: \"r\"(b), \"r\"(s)); }\n");
+  EXPECT_NE(strided.find("mlusim_unsimulated_asm_"), std::string::npos) << strided;
+}
+
 TEST(InlineAssembly, SeveralInstructionsInOneTemplate) {
   const std::string t = out("__mlu_func__ void f() { asm volatile(\"sync;\\n\\tsync\"); }\n");
   EXPECT_NE(t.find("__sync(); __sync(); }();"), std::string::npos) << t;

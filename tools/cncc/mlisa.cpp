@@ -184,10 +184,26 @@ std::optional<std::string> gather(const Instruction &in) {
          o[1].expr + ", " + o[2].expr + ", " + o[3].expr + ");";
 }
 
+// ld.3d.async.nram.gdram.<hint> [dst], [src], size, then the 3-D form's
+// strides and counts, all 0 (one segment): an async GDRAM2NRAM load of size
+// bytes. The hint (scmlock, scmunlock, scmnormal: the gtest harness's LLC
+// flush for mtp_592) steers the last-level cache, which mlusim does not model.
+std::optional<std::string> hinted_load(const Instruction &in) {
+  const auto &o = in.operands;
+  if (o.size() != 11 || o[0].kind != Kind::kMemory || o[1].kind != Kind::kMemory ||
+      !o[2].scalar())
+    return std::nullopt;
+  for (size_t k = 3; k < o.size(); ++k)
+    if (o[k].kind != Kind::kImmediate || o[k].expr != "0") return std::nullopt;
+  return "__memcpy_async(" + o[0].expr + ", " + o[1].expr + ", " + o[2].expr + ", GDRAM2NRAM);";
+}
+
 std::optional<std::string> statement(const Instruction &in) {
   const auto &o = in.operands;
   const std::string &m = in.mnemonic;
   if (m == "sync" && o.empty()) return "__sync();";
+  for (std::string_view hint : {"scmlock", "scmunlock", "scmnormal"})
+    if (m == "ld.3d.async.nram.gdram." + std::string(hint)) return hinted_load(in);
   if (m == "findlast1.gpr.b32" && o.size() == 2 && o[0].kind == Kind::kRegister &&
       o[1].kind == Kind::kRegister)
     return o[0].expr + " = ::mlusim::bang::asm_findlast1(" + o[1].expr + ");";
@@ -209,6 +225,11 @@ std::optional<std::string> statement(const Instruction &in) {
 
 MlisaTranslation translate_mlisa(std::string_view text, const std::vector<std::string> &names) {
   MlisaTranslation out;
+  // ".volatile{ ... }" asks the assembler to keep the instructions in order,
+  // as a simulated core runs them anyway.
+  text = trim(text);
+  if (text.rfind(".volatile{", 0) == 0 && text.back() == '}')
+    text = text.substr(10, text.size() - 11);
   size_t start = 0;
   for (size_t k = 0; k <= text.size(); ++k) {
     if (k < text.size() && text[k] != ';' && text[k] != '\n') continue;

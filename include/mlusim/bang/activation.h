@@ -1,4 +1,4 @@
-// Element-wise functions of float and half, dst[i] = f(src[i]) over NRAM:
+// Element-wise functions of float, half and bfloat16, dst[i] = f(src[i]) over NRAM:
 // the activation unit's __bang_active_* and their plain __bang_<f> siblings.
 // The device approximates these functions in hardware (with documented error
 // bounds); mlusim computes them in float and rounds once to the operand's
@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
@@ -14,8 +15,8 @@
 #define MLUSIM_ELEMENT_FUNCTION(name, check, expr)                                          \
   template <typename T>                                                                     \
   void name(T *dst, const T *src, int count) {                                              \
-    static_assert(mlusim::detail::is_float_or_half<T>,                                      \
-                  #name ": mlusim has it for float and half only");                         \
+    static_assert(mlusim::detail::is_floating_element<T>,                                   \
+                  #name ": mlusim has it for float, half and bfloat16 only");               \
     mlusim::detail::unary(#name, dst, src, count, [](auto v) {                              \
       const float x = static_cast<float>(v);                                                \
       check;                                                                                \
@@ -28,8 +29,8 @@
 #define MLUSIM_RANGED_FUNCTION(name, expr, float_lo, float_hi, half_lo, half_hi)            \
   MLUSIM_ELEMENT_FUNCTION(                                                                  \
       name,                                                                                 \
-      constexpr double lo = sizeof(T) == 2 ? half_lo : float_lo;                            \
-      constexpr double hi = sizeof(T) == 2 ? half_hi : float_hi;                            \
+      constexpr double lo = (std::is_same_v<T, half>) ? half_lo : float_lo;                 \
+      constexpr double hi = (std::is_same_v<T, half>) ? half_hi : float_hi;                 \
       if (!(x >= lo && x <= hi)) [[unlikely]]                                               \
         mlusim::detail::fault_outside_range(mlusim::this_core(), #name, x, lo, hi),         \
       expr)
@@ -63,16 +64,33 @@ MLUSIM_FLOAT_FUNCTION(__bang_cos, std::cos(x))
 #undef MLUSIM_FLOAT_FUNCTION
 #undef MLUSIM_ELEMENT_FUNCTION
 
+namespace mlusim::detail {
+// x / y: floating, or an integer quotient rounded toward zero (mlu-ops r1.11's
+// get_indice_pairs splits int32 indices so on MLU500); an integer divisor 0
+// faults (the result is not defined).
+template <typename T>
+T quotient(T x, T y) {
+  static_assert(is_float_or_half<T> || std::is_integral_v<T>,
+                "__bang_div: mlusim has it for float, half and integers");
+  if constexpr (std::is_integral_v<T>) {
+    if (y == 0) [[unlikely]]
+      fault(this_core(), "__bang_div: integer division by 0");
+    if constexpr (std::is_signed_v<T>)
+      if (y == -1)  // INT_MIN / -1 would trap on the host: it wraps to INT_MIN
+        return static_cast<T>(std::make_unsigned_t<T>(0) - static_cast<std::make_unsigned_t<T>>(x));
+  }
+  return static_cast<T>(x / y);
+}
+}  // namespace mlusim::detail
+
 template <typename T>
 void __bang_div(T *dst, const T *a, const T *b, int count) {
-  static_assert(mlusim::detail::is_float_or_half<T>,
-                "__bang_div: mlusim has it for float and half only");
-  mlusim::detail::binary("__bang_div", dst, a, b, count, [](auto x, auto y) { return x / y; });
+  mlusim::detail::binary("__bang_div", dst, a, b, count,
+                         [](T x, T y) { return mlusim::detail::quotient(x, y); });
 }
 // Every element by one scalar (mlu-ops r1.11's dynamic_point_to_voxel_forward).
 template <typename T>
 void __bang_div(T *dst, const T *a, bang_scalar_t<T> b, int count) {
-  static_assert(mlusim::detail::is_float_or_half<T>,
-                "__bang_div: mlusim has it for float and half only");
-  mlusim::detail::unary("__bang_div", dst, a, count, [b](auto x) { return x / b; });
+  mlusim::detail::unary("__bang_div", dst, a, count,
+                        [b](T x) { return mlusim::detail::quotient(x, static_cast<T>(b)); });
 }

@@ -1,14 +1,19 @@
 // The matrix unit: __bang_matmul and __bang_conv. The left operand / input
 // feature map is in NRAM, the weights in WRAM, the result in NRAM.
 //
-// Layouts (mlusim models the logical layout; the interleaved WRAM order the
-// device wants is not modelled, so __bang_reshape_filter, which produces it,
-// copies the filter unchanged):
+// Layouts:
 //   matmul: dst[m][n] = sum_k src[m][k] * weights[n][k]  (weights stored one
-//           output column per row, as a 1x1 conv filter [n][1][1][k]).
-//   conv:   src [height][width][ci] (HWC), kernel [co][kh][kw][ci],
-//           dst [out_h][out_w][co], out = (in - kernel) / stride + 1, no
-//           padding; strides come width first (stride_x, stride_y).
+//           output column per row, as a 1x1 conv filter [n][1][1][k]; what
+//           __bang_reshape_filter leaves, which mlusim copies unchanged).
+//   conv:   src [height][width][ci] (HWC), dst [out_h][out_w][co],
+//           out = (in - kernel) / stride + 1, no padding; strides come width
+//           first (stride_x, stride_y). The kernel [co][kh][kw][ci] is read
+//           from WRAM's 64 lanes (LT): output channel co from lane co % 64,
+//           each lane a 64th of WRAM (WRAM_LT_STRIDE), its co / 64-th row of
+//           kh*kw*ci elements padded to 64 bytes (WRAM_ALIGN_SIZE). This is
+//           the layout mlu-ops' kernels write for __bang_conv (kernel.h's
+//           WRAM_LT_STRIDE, ms_deform_attn_forward's tileWeight2Wram);
+//           docs/bang_c.md says what is a guess.
 // Float forms take float or half operands (both sources the same dtype) and
 // accumulate in float. Fixed-point forms take int16 / int8 operands and a
 // fix_position: result = (exact integer sum) * 2^fix_position, where
@@ -17,8 +22,10 @@
 // after scaling.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -89,6 +96,44 @@ struct ConvShape {
   size_t ci, h, w, kh, kw, sx, sy, co, oh, ow;
 };
 
+// Where each output channel's weights start in WRAM, in bytes from the
+// kernel operand: packed rows (matmul) or WRAM's 64 lanes (conv, above).
+struct KernelRows {
+  size_t lane_stride = 0;  // 0: rows packed one after another
+  size_t row_bytes = 0;
+
+  static constexpr size_t kLanes = 64, kRowAlign = 64;
+
+  size_t offset(size_t o) const {
+    return lane_stride == 0 ? o * row_bytes
+                            : (o % kLanes) * lane_stride + (o / kLanes) * row_bytes;
+  }
+  // The bytes from the operand's start to the end of its last row.
+  size_t span(size_t co, size_t window_bytes) const {
+    size_t end = 0;
+    for (size_t o = co > kLanes ? co - kLanes : 0; o < co; ++o)
+      end = std::max(end, offset(o) + window_bytes);
+    return end;
+  }
+};
+
+inline KernelRows packed_rows(size_t window_bytes) { return KernelRows{0, window_bytes}; }
+inline KernelRows lane_rows(const CoreContext &c, size_t window_bytes) {
+  const size_t padded = (window_bytes + KernelRows::kRowAlign - 1) / KernelRows::kRowAlign *
+                        KernelRows::kRowAlign;
+  return KernelRows{c.wram_capacity / KernelRows::kLanes, padded};
+}
+
+// The kernel's rows gathered into [co][window] order.
+template <typename K>
+std::vector<K> gather_rows(const K *kernel, const KernelRows &rows, size_t co, size_t window) {
+  std::vector<K> out(co * window);
+  const auto *base = reinterpret_cast<const std::byte *>(kernel);
+  for (size_t o = 0; o < co; ++o)
+    std::memcpy(&out[o * window], base + rows.offset(o), window * sizeof(K));
+  return out;
+}
+
 inline ConvShape conv_shape(const char *op, int ci, int h, int w, int kh, int kw, int sx, int sy,
                             int co) {
   ConvShape s{positive(op, "channel_input", ci), positive(op, "height", h),
@@ -120,17 +165,20 @@ inline double block_macs(const ConvShape &s, size_t operand_bytes) {
 
 template <typename D, typename S, typename K>
 void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, const ConvShape &s,
-          int fix_position) {
+          int fix_position, bool lanes) {
   check_matrix_dtypes<D, S, K>();
   CoreContext &c = this_core();
   const size_t window = s.kh * s.kw * s.ci;
+  const KernelRows rows =
+      lanes ? lane_rows(c, window * sizeof(K)) : packed_rows(window * sizeof(K));
+  const size_t kernel_bytes = rows.span(s.co, window * sizeof(K));
   require_shaped(c, op, "src", Space::kNram, src, s.h * s.w * s.ci * sizeof(S), true);
-  require_shaped(c, op, "kernel", Space::kWram, kernel, s.co * window * sizeof(K), true);
+  require_shaped(c, op, "kernel", Space::kWram, kernel, kernel_bytes, true);
   if (bias != nullptr)
     require_shaped(c, op, "bias", Space::kNram, bias, s.co * sizeof(D), true);
   require_shaped(c, op, "dst", Space::kNram, dst, s.oh * s.ow * s.co * sizeof(D), false);
   const TensorOperand in_op{src, s.h * s.w * s.ci * sizeof(S), Space::kNram};
-  const TensorOperand kernel_op{kernel, s.co * window * sizeof(K), Space::kWram};
+  const TensorOperand kernel_op{kernel, kernel_bytes, Space::kWram};
   const TensorOperand out_op{dst, s.oh * s.ow * s.co * sizeof(D), Space::kNram};
   const double macs = block_macs(s, sizeof(S) > sizeof(K) ? sizeof(S) : sizeof(K));
   if (bias != nullptr)
@@ -143,7 +191,8 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   on_aligned(
       [&](D *d, const S *in_map, const K *filter, const D *bias_on) {
         const auto in = widened(in_map, s.h * s.w * s.ci);
-        const auto weights = widened(filter, s.co * window);
+        const auto gathered = gather_rows(filter, rows, s.co, window);
+        const auto weights = widened(gathered.data(), s.co * window);
         std::vector<D> out(s.oh * s.ow * s.co);  // dst may overlap src: finish reading first
         for (size_t y = 0; y < s.oh; ++y, stop_if_asked(c, op))
           for (size_t x = 0; x < s.ow; ++x)
@@ -172,7 +221,7 @@ void __bang_matmul(D *dst, const S *src, const K *weights, int m, int k, int n) 
                 "__bang_matmul: int16/int8 sources take a fix_position (7 arguments)");
   const char *op = "__bang_matmul";
   const auto s = mlusim::detail::matmul_shape(op, m, k, n);
-  mlusim::detail::conv(op, dst, src, weights, static_cast<const D *>(nullptr), s, 0);
+  mlusim::detail::conv(op, dst, src, weights, static_cast<const D *>(nullptr), s, 0, false);
 }
 // Fixed point: dst = (src * weights) * 2^fix_position.
 template <typename D, typename S, typename K>
@@ -181,7 +230,8 @@ void __bang_matmul(D *dst, const S *src, const K *weights, int m, int k, int n, 
                 "__bang_matmul: float and half sources take no fix_position (6 arguments)");
   const char *op = "__bang_matmul";
   const auto s = mlusim::detail::matmul_shape(op, m, k, n);
-  mlusim::detail::conv(op, dst, src, weights, static_cast<const D *>(nullptr), s, fix_position);
+  mlusim::detail::conv(op, dst, src, weights, static_cast<const D *>(nullptr), s, fix_position,
+                       false);
 }
 
 template <typename D, typename S, typename K>
@@ -193,7 +243,7 @@ void __bang_conv(D *dst, const S *src, const K *kernel, int channel_input, int h
   const char *op = "__bang_conv";
   const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
                                             kernel_width, stride_x, stride_y, channel_output);
-  mlusim::detail::conv(op, dst, src, kernel, static_cast<const D *>(nullptr), s, 0);
+  mlusim::detail::conv(op, dst, src, kernel, static_cast<const D *>(nullptr), s, 0, true);
 }
 template <typename D, typename S, typename K>
 void __bang_conv(D *dst, const S *src, const K *kernel, int channel_input, int height, int width,
@@ -204,7 +254,8 @@ void __bang_conv(D *dst, const S *src, const K *kernel, int channel_input, int h
   const char *op = "__bang_conv";
   const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
                                             kernel_width, stride_x, stride_y, channel_output);
-  mlusim::detail::conv(op, dst, src, kernel, static_cast<const D *>(nullptr), s, fix_position);
+  mlusim::detail::conv(op, dst, src, kernel, static_cast<const D *>(nullptr), s, fix_position,
+                       true);
 }
 template <typename D, typename S, typename K>
 void __bang_conv(D *dst, const S *src, const K *kernel, const D *bias, int channel_input,
@@ -215,12 +266,14 @@ void __bang_conv(D *dst, const S *src, const K *kernel, const D *bias, int chann
   const char *op = "__bang_conv";
   const auto s = mlusim::detail::conv_shape(op, channel_input, height, width, kernel_height,
                                             kernel_width, stride_x, stride_y, channel_output);
-  mlusim::detail::conv(op, dst, src, kernel, bias, s, fix_position);
+  mlusim::detail::conv(op, dst, src, kernel, bias, s, fix_position, true);
 }
 
 // Rearranges an NRAM filter [n][h][w][c] into the order the matrix unit reads
-// from WRAM. mlusim's matrix unit reads the logical order, so this copies src
-// to dst unchanged (no in-place form); shaped NRAM operands, vector pipe.
+// from WRAM after a plain copy there. mlu-ops' fft copies its result into WRAM
+// whole and hands it to __bang_matmul, which mlusim reads as packed rows, so
+// this copies src to dst unchanged (no in-place form); shaped NRAM operands,
+// vector pipe.
 template <typename T>
 void __bang_reshape_filter(T *dst, const T *src, int n, int h, int w, int c) {
   static_assert(mlusim::detail::is_float_or_half<T> || mlusim::detail::is_fixed_point<T>,

@@ -24,11 +24,15 @@ namespace mlusim::detail {
 
 template <typename T>
 constexpr bool is_float_or_half = std::is_same_v<T, float> || std::is_same_v<T, half>;
+// The floating dtypes the MLU500 series computes element functions in.
+template <typename T>
+constexpr bool is_floating_element = is_float_or_half<T> || std::is_same_v<T, bfloat16_t>;
 
 template <typename T>
 constexpr const char *dtype_name() {
   if constexpr (std::is_same_v<T, float>) return "float";
   else if constexpr (std::is_same_v<T, half>) return "half";
+  else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16";
   else if constexpr (std::is_same_v<T, int32_t>) return "int32";
   else if constexpr (std::is_same_v<T, int16_t>) return "int16";
   else if constexpr (std::is_same_v<T, int8_t> || std::is_same_v<T, char>) return "int8";
@@ -38,7 +42,8 @@ constexpr const char *dtype_name() {
 template <typename T>
 double &element_counter(CoreContext &c) {
   if constexpr (std::is_same_v<T, float>) return c.vector_elems_float;
-  else if constexpr (std::is_same_v<T, half>) return c.vector_elems_half;
+  else if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return c.vector_elems_half;
   else return c.vector_elems_int;
 }
 
@@ -657,7 +662,8 @@ inline void __bang_int322int16(int16_t *dst, const int32_t *src, int count, int 
   });
 }
 
-// dst[i] = table[idx[i]], table of table_len entries (BANG: 64). The indices
+// dst[i] = table[idx[i]], table of table_len entries (BANG: 64); an index
+// outside the table leaves dst[i] as it was (noted). The indices
 // are T itself or integers of T's width (mlu-ops passes uint16_t or uint32_t
 // indices with int16_t or int32_t tables).
 template <typename T, typename I>
@@ -670,15 +676,13 @@ void __bang_lut(T *dst, const I *idx, const T *table, int count, int table_len) 
   mlusim::detail::vector_op<T>(op, dst, n * sizeof(T), idx, n * sizeof(I), table,
                                m * sizeof(T), n);
   mlusim::detail::on_aligned(
-      [n, m, op](T *d, const I *index, const T *entries) {
+      [n, m](T *d, const I *index, const T *entries) {
         for (size_t i = 0; i < n; ++i) {
           auto k = static_cast<long long>(index[i]);
           if (k < 0 || static_cast<size_t>(k) >= m)
-            mlusim::detail::fault(mlusim::this_core(),
-                                  std::string(op) + ": index " + std::to_string(k) +
-                                      " at element " + std::to_string(i) +
-                                      " outside table of " + std::to_string(m));
-          d[i] = entries[k];
+            mlusim::detail::note_lut_index_outside(mlusim::this_core(), k, i, m);
+          else
+            d[i] = entries[k];
         }
       },
       mlusim::detail::Operand{dst, n * sizeof(T)}, mlusim::detail::Operand{idx, n * sizeof(I)},
@@ -762,15 +766,23 @@ void __bang_incseq(T *dst, int count) {
       mlusim::detail::Operand{dst, n * sizeof(T)});
 }
 
-// dst[i] = src[i] % divisor for integers (C's remainder: the sign of src[i]).
+// dst[i] = src[i] % divisor, C's remainder (the sign of src[i]): integers,
+// and float (mlu-ops r1.11's fft on MLU500 takes the remainder of
+// non-negative float offsets, where fmod and a floored remainder agree;
+// **guess** for negative elements: fmod).
 template <typename T>
 void __bang_rem(T *dst, const T *src, bang_scalar_t<T> divisor, int count) {
-  static_assert(std::is_integral_v<T>, "__bang_rem: integer dtypes");
+  static_assert(std::is_integral_v<T> || std::is_same_v<T, float>,
+                "__bang_rem: integer dtypes and float");
   if (divisor == 0) mlusim::detail::fault(mlusim::this_core(), "__bang_rem: divisor 0");
   mlusim::detail::unary("__bang_rem", dst, src, count, [divisor](T x) -> T {
-    if constexpr (std::is_signed_v<T>)
-      if (divisor == -1) return T(0);  // INT_MIN % -1 would trap on the host
-    return static_cast<T>(x % divisor);
+    if constexpr (std::is_same_v<T, float>) {
+      return std::fmod(x, divisor);
+    } else {
+      if constexpr (std::is_signed_v<T>)
+        if (divisor == -1) return T(0);  // INT_MIN % -1 would trap on the host
+      return static_cast<T>(x % divisor);
+    }
   });
 }
 

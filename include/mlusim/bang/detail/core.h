@@ -207,6 +207,8 @@ struct LaunchShared {
   std::atomic<bool> block_barrier_noted{false};
   // A __load_*/__store_* moved an element off its alignment (noted once per launch).
   std::atomic<bool> unaligned_scalar_noted{false};
+  // A __bang_lut index fell outside its table (noted once per launch).
+  std::atomic<bool> lut_outside_noted{false};
 };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
@@ -419,6 +421,10 @@ std::string kernel_site(const CoreContext &c);
 // "NRAM +0x40 (256 bytes)", "GDRAM allocation #2 ... (64 bytes)": [lo, hi) for reports.
 std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi);
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
+// A __bang_lut index outside its table: the element keeps what it held (the
+// board's result, runtime/bang/core.cpp), noted once per launch.
+void note_lut_index_outside(const CoreContext &c, long long index, size_t element,
+                            size_t table_len);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
                                Space space, const void *p, size_t bytes);
 // An on-chip operand the granule lookup did not pass: an empty one inside the
