@@ -111,6 +111,20 @@ TEST(InlineAssembly, HintedLoadInAVolatileBlock) {
   EXPECT_NE(strided.find("mlusim_unsimulated_asm_"), std::string::npos) << strided;
 }
 
+TEST(InlineAssembly, GatherVectorTakesSizeCountAndStride) {
+  const std::string t = out(
+      "__mlu_func__ void f(float *d, float *s, int *o, int n) { __asm__ volatile("
+      "\"gather.vector.nram.nram.nram.u32 [%[dst]], [%[src]], [%[offset]], %[size], %[num], "
+      "%[stride];\" ::[dst] \"r\"(d), [src] \"r\"(s), [offset] \"r\"(o), [size] \"i\"(4), "
+      "[num] \"r\"(n), [stride] \"i\"(4)); }\n");
+  EXPECT_NE(t.find("::mlusim::bang::asm_gather(\"gather.vector.nram.nram.nram.u32 [%[dst]], "
+                   "[%[src]], [%[offset]], %[size], %[num], %[stride]\", mlusim_asm_0, "
+                   "mlusim_asm_1, mlusim_asm_2, mlusim_asm_3, mlusim_asm_4, mlusim_asm_5); }"
+                   "(d, s, o, 4, n, 4);"),
+            std::string::npos)
+      << t;
+}
+
 TEST(InlineAssembly, SeveralInstructionsInOneTemplate) {
   const std::string t = out("__mlu_func__ void f() { asm volatile(\"sync;\\n\\tsync\"); }\n");
   EXPECT_NE(t.find("__sync(); __sync(); }();"), std::string::npos) << t;

@@ -198,6 +198,16 @@ std::optional<std::string> hinted_load(const Instruction &in) {
   return "__memcpy_async(" + o[0].expr + ", " + o[1].expr + ", " + o[2].expr + ", GDRAM2NRAM);";
 }
 
+// gather.vector.nram.nram.nram.u32 [dst], [src], [offsets], size, count, stride.
+std::optional<std::string> gather_vector(const Instruction &in) {
+  const auto &o = in.operands;
+  if (o.size() != 6 || o[0].kind != Kind::kMemory || o[1].kind != Kind::kMemory ||
+      o[2].kind != Kind::kMemory || !o[3].scalar() || !o[4].scalar() || !o[5].scalar())
+    return std::nullopt;
+  return "::mlusim::bang::asm_gather(" + quoted(in.text) + ", " + o[0].expr + ", " + o[1].expr +
+         ", " + o[2].expr + ", " + o[3].expr + ", " + o[4].expr + ", " + o[5].expr + ");";
+}
+
 std::optional<std::string> statement(const Instruction &in) {
   const auto &o = in.operands;
   const std::string &m = in.mnemonic;
@@ -215,6 +225,7 @@ std::optional<std::string> statement(const Instruction &in) {
   }
   if (m == "gather.clean.nram.nram.nram.b32.u32" || m == "gather.nram.nram.nram.b32.u32")
     return gather(in);
+  if (m == "gather.vector.nram.nram.nram.u32") return gather_vector(in);
   if (m.rfind("index.vvr.", 0) == 0 && element_type(std::string_view(m).substr(10)) != nullptr &&
       o.size() == 3 && o[0].kind == Kind::kRegister && o[1].scalar() && o[2].scalar())
     return "__vv_index(" + o[0].expr + ", " + o[1].expr + ", " + o[2].expr + ");";

@@ -173,15 +173,20 @@ void asm_fuse(const char *instruction, void *dst, int count, const void *src,
     assembly::fuse_chain_on_copies(dst, src, n, steps);
 }
 
-// gather.clean.nram.nram.nram.b32.u32 [dst], [src], [offsets], count:
-// dst[i] = the 32 bits at src + offsets[i] bytes (fft: "offset should mul
-// sizeof(float)"). Every element read must lie in NRAM.
-inline void asm_gather_b32(const char *instruction, void *dst, const void *src,
-                           const void *offsets, int count) {
+// gather.vector.nram.nram.nram.u32 [dst], [src], [offsets], size, count,
+// stride: `size` bytes from src + offsets[i] bytes to dst + i * stride, for
+// each of `count` uint32 offsets (mlu-ops r1.11's fft on MLU500 moves one
+// float each: size 4, stride 4). Every byte read must lie in NRAM.
+inline void asm_gather(const char *instruction, void *dst, const void *src, const void *offsets,
+                       int size, int count, int stride) {
   CoreContext &c = this_core();
-  const size_t n = ::mlusim::detail::checked_count(instruction, count), bytes = n * sizeof(uint32_t);
-  ::mlusim::detail::vector_op<uint32_t>(instruction, dst, bytes, offsets, bytes, nullptr, 0, n);
-  // Each 32-bit word moves by bytes: offsets and dst may start anywhere.
+  const size_t n = ::mlusim::detail::checked_count(instruction, count);
+  const size_t each = ::mlusim::detail::checked_count(instruction, size);
+  const size_t step = ::mlusim::detail::checked_count(instruction, stride);
+  const size_t dst_bytes = n == 0 ? 0 : (n - 1) * step + each;
+  ::mlusim::detail::vector_op<uint32_t>(instruction, dst, dst_bytes, offsets,
+                                        n * sizeof(uint32_t), nullptr, 0, n);
+  // Offsets and dst move by bytes: they may start anywhere.
   const auto offset = [offsets](size_t i) {
     uint32_t o;
     std::memcpy(&o, static_cast<const std::byte *>(offsets) + i * sizeof(o), sizeof(o));
@@ -189,12 +194,20 @@ inline void asm_gather_b32(const char *instruction, void *dst, const void *src,
   };
   for (size_t i = 0; i < n; ++i) {
     const std::byte *p = static_cast<const std::byte *>(src) + offset(i);
-    require_onchip(c, instruction, "src", Space::kNram, p, sizeof(uint32_t));
-    check_read(c, instruction, p, sizeof(uint32_t));
+    require_onchip(c, instruction, "src", Space::kNram, p, each);
+    check_read(c, instruction, p, each);
   }
   for (size_t i = 0; i < n; ++i)
-    std::memcpy(static_cast<std::byte *>(dst) + i * sizeof(uint32_t),
-                static_cast<const std::byte *>(src) + offset(i), sizeof(uint32_t));
+    std::memcpy(static_cast<std::byte *>(dst) + i * step,
+                static_cast<const std::byte *>(src) + offset(i), each);
+}
+
+// gather.clean.nram.nram.nram.b32.u32 [dst], [src], [offsets], count:
+// dst[i] = the 32 bits at src + offsets[i] bytes (fft: "offset should mul
+// sizeof(float)").
+inline void asm_gather_b32(const char *instruction, void *dst, const void *src,
+                           const void *offsets, int count) {
+  asm_gather(instruction, dst, src, offsets, sizeof(uint32_t), count, sizeof(uint32_t));
 }
 
 }  // namespace mlusim::bang
