@@ -153,6 +153,13 @@ typedef struct {
    * kind the boards resolve) that the launch resolved as the board does:
    * MLUSIM_HAZARDS=warn logs each pair of lines once (docs/finding_bugs.md). */
   int hazards_resolved;
+  /* 1 when the timing model timed the launch (every launch, for an operator
+   * call); 0 under MLUSIM_TIMING=off, where device_time_us is the launch
+   * overhead alone and the pipes' busy times are 0. */
+  int timed;
+  /* 1 when the _low and _high fields are the error bar (MLUSIM_TIMING=bars,
+   * every launch); 0 when they were not computed and equal the figure. */
+  int error_bars;
 } mlusimReport_t;
 
 /* The calling host thread's last launch or operator call on `queue` (threads
@@ -207,6 +214,14 @@ cnrtRet_t mlusimSetMemoryFill(const char *pattern);
  * resolved, nothing is reported). NULL restores MLUSIM_HAZARDS. An unknown
  * name returns cnrtErrorArgsInvalid and logs the valid ones. */
 cnrtRet_t mlusimSetHazards(const char *mode);
+/* The timing model (docs/cost_model.md): "on" (the default: one replay of
+ * each launch at the model's prices), "bars" (three, giving the error bar in
+ * the report's _low and _high fields; mlusim demo, report and calibrate ask
+ * for it), "off" (the functional mode: no replay; outputs, faults, races,
+ * hazards and the watchdog as under "on", the report's device time the launch
+ * overhead and `timed` 0). NULL restores MLUSIM_TIMING. An unknown name
+ * returns cnrtErrorArgsInvalid and logs the valid ones. */
+cnrtRet_t mlusimSetTiming(const char *mode);
 /* The fill byte in use (0xFF for "nan"), or -1 for "off". */
 int mlusimGetMemoryFill(void);
 /* Guarded GDRAM: every cnrtMalloc gets its own mapping ending on an

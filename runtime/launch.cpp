@@ -29,6 +29,7 @@
 #include "runtime/settings.h"
 #include "runtime/timing/launch_timing.h"
 #include "runtime/timing/prices.h"
+#include "runtime/timing/timing_mode.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
 
@@ -182,6 +183,8 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   r.device_time_us = timing.us;
   r.device_time_us_low = timing.low_us;
   r.device_time_us_high = timing.high_us;
+  r.timed = timing.timed ? 1 : 0;
+  r.error_bars = timing.error_bars ? 1 : 0;
   compute_efficiency(r);
   return r;
 }
@@ -209,28 +212,31 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
 // before checkpoints.
 constexpr size_t kStepsBetweenCheckpoints = 16 * StepLog::kChunkSteps;
 
-// The scheduler's checkpoints: the replays place the steps recorded so far
-// (side by side on the workers), then each core's log gives back the chunks
-// neither a replay nor the core's hazard checks read again.
+// The scheduler's checkpoints: the replays, if the launch is timed, place the
+// steps recorded so far (side by side on the workers), then each core's log
+// gives back the chunks neither a replay nor the core's hazard checks read
+// again.
 class ReplayCheckpoint final : public Checkpoint {
  public:
-  ReplayCheckpoint(timing::LaunchTimer &timer, const Scheduler &scheduler,
+  ReplayCheckpoint(timing::LaunchTimer *timer, const Scheduler &scheduler,
                    std::vector<CoreContext> &cores)
       : timer_(timer), scheduler_(scheduler), cores_(cores) {}
   size_t steps_between() const override { return kStepsBetweenCheckpoints; }
-  int parts() const override { return timing::LaunchTimer::kReplays; }
+  int parts() const override { return timer_ != nullptr ? timer_->replays() : 0; }
   void begin() override {
-    for (size_t i = 0; i < cores_.size(); ++i) timer_.set_complete(i, scheduler_.finished(i));
+    if (timer_ == nullptr) return;
+    for (size_t i = 0; i < cores_.size(); ++i) timer_->set_complete(i, scheduler_.finished(i));
   }
-  bool part(int r) override { return timer_.place(r); }
+  bool part(int r) override { return timer_->place(r); }
   void end() override {
-    for (size_t i = 0; i < cores_.size(); ++i)
-      cores_[i].steps.release_before(
-          std::min(timer_.first_needed(i), detail::first_step_needed(cores_[i])));
+    for (size_t i = 0; i < cores_.size(); ++i) {
+      const size_t replayed = timer_ != nullptr ? timer_->first_needed(i) : cores_[i].steps.size();
+      cores_[i].steps.release_before(std::min(replayed, detail::first_step_needed(cores_[i])));
+    }
   }
 
  private:
-  timing::LaunchTimer &timer_;
+  timing::LaunchTimer *timer_;  // null: the launch is not timed (MLUSIM_TIMING=off)
   const Scheduler &scheduler_;
   std::vector<CoreContext> &cores_;
 };
@@ -261,6 +267,7 @@ struct LaunchPlan {
   cnrtDim3_t dim;
   int gang;
   HazardMode hazards = HazardMode::kWarn;
+  int replays = 1;  // of the timing model: 0 (MLUSIM_TIMING=off), 1 or 3 (with error bars)
   const DeviceSpec &spec;
   const std::function<void()> &body;
   size_t tasks;
@@ -305,9 +312,10 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
 }
 
 // Runs every task of the launch once, in `schedule`'s order, on `cores`
-// (default-constructed, one per core of the plan); with `timer`, the replays
-// place the steps as they come (and finish after). Returns the first fault
-// or race, described, or "".
+// (default-constructed, one per core of the plan); with `timer` (the
+// launch's run, not a compared one), the replays the plan asks for place the
+// steps as they come (and finish after), and checkpoints keep the step logs
+// short. Returns the first fault or race, described, or "".
 std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode races,
                       const GdramLease &lease, std::vector<CoreContext> &cores,
                       std::optional<timing::LaunchTimer> *timer) {
@@ -330,8 +338,8 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   shared.scheduler = &scheduler;
   std::optional<ReplayCheckpoint> checkpoint;
   if (timer != nullptr) {
-    timer->emplace(steps_of(p.name, cores), p.spec);
-    checkpoint.emplace(**timer, scheduler, cores);
+    if (p.replays > 0) timer->emplace(steps_of(p.name, cores), p.spec, p.replays);
+    checkpoint.emplace(timer->has_value() ? &**timer : nullptr, scheduler, cores);
   }
 
   // A physical core runs tasks core, core + threads, ... (waves), as hardware
@@ -430,6 +438,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   // read at start-up, fails the launch with the valid values (runtime/settings.h).
   const RaceMode races = race_mode();
   const HazardMode hazards = hazard_mode();
+  const int replays = timing::replays_of(timing::timing_mode());
   const Schedule schedule = launch_schedule();
   const std::vector<Schedule> compared = schedules_to_compare();
   const std::string settings = settings_problems();
@@ -447,6 +456,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   std::lock_guard<std::mutex> lock(g_launch_mutex);
   LaunchPlan plan(name, dim, gang, spec, body);
   plan.hazards = hazards;
+  plan.replays = replays;
   const GdramLease lease;  // cnrtFree refuses what the launch may use
   std::vector<CoreContext> cores(plan.core_count());
   lend_step_logs(cores);
@@ -465,7 +475,8 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
     return fail_launch(q.get(), cnrtErrorKernelFault);
   }
 
-  const timing::LaunchTiming timing = timer->finish();
+  const timing::LaunchTiming timing =
+      timer ? timer->finish() : timing::untimed(spec, plan.core_count());
   const mlusimReport_t report = make_report(name, spec, cores, timing);
   trace::collect(name, spec, report, q->now_us, cores, timing.cores);
   record_launch(*q, report);

@@ -12,6 +12,7 @@
 #include "runtime/onchip_memory.h"
 #include "runtime/pipe_hazards.h"
 #include "runtime/queue.h"
+#include "runtime/timing/timing_mode.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
 
@@ -132,6 +133,11 @@ int mlusimGetMemoryFill(void) { return fill_byte(); }
 cnrtRet_t mlusimSetHazards(const char *mode) {
   if (set_hazard_mode(mode)) return cnrtSuccess;
   log::runtime().error("pipe hazard mode '{}' is none of warn, fault or off", mode);
+  return cnrtErrorArgsInvalid;
+}
+cnrtRet_t mlusimSetTiming(const char *mode) {
+  if (timing::set_timing_mode(mode)) return cnrtSuccess;
+  log::runtime().error("timing mode '{}' is none of on, bars or off", mode);
   return cnrtErrorArgsInvalid;
 }
 cnrtRet_t mlusimSetGdramGuard(int on) {

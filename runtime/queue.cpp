@@ -36,6 +36,10 @@ struct OpenOp {
 thread_local OpenOp t_open_op;
 
 void add_into(mlusimReport_t &total, const mlusimReport_t &r) {
+  // A call is timed, and has error bars, when every launch of it has.
+  const bool first = total.launches == 0;
+  total.timed = first ? r.timed : total.timed & r.timed;
+  total.error_bars = first ? r.error_bars : total.error_bars & r.error_bars;
   total.launches += r.launches;
   total.device_time_us += r.device_time_us;
   total.device_time_us_low += r.device_time_us_low;

@@ -149,6 +149,10 @@ bool Scheduler::settle(std::unique_lock<std::mutex> &lock) {
     return true;
   }
   checkpoint_->begin();
+  if (checkpoint_->parts() == 0) {  // nothing to place (an untimed launch): the logs only
+    end_checkpoint();
+    return true;
+  }
   for (int i = 0; i < checkpoint_->parts(); ++i) part_queue_.push_back(i);
   parts_left_ = checkpoint_->parts();
   wake_.notify_all();  // the other workers take parts too

@@ -313,14 +313,29 @@ int usage() {
   return 2;
 }
 
+// The commands that print device times with their error bars ask for them
+// (MLUSIM_TIMING=bars, runtime/timing/timing_mode.h) unless the user chose.
+void time_with_error_bars() { setenv("MLUSIM_TIMING", "bars", 0); }
+
+// A timeline needs a timed launch.
+bool timing_is_off() {
+  const char *timing = std::getenv("MLUSIM_TIMING");
+  if (timing == nullptr || std::strcmp(timing, "off") != 0) return false;
+  std::fprintf(stderr, "mlusim trace: MLUSIM_TIMING=off times no launch, so there is no "
+                       "timeline to draw; unset it, or set it to on or bars\n");
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2) return usage();
   const std::string cmd = argv[1];
   if (cmd == "devices") return print_devices();
+  if (cmd == "demo" || cmd == "report" || cmd == "calibrate") time_with_error_bars();
   if (cmd == "demo") return run_demo(argc > 2 ? argv[2] : nullptr);
   if (cmd == "trace") {
+    if (timing_is_off()) return 2;
     const int rc = run_trace(argc, argv);
     return rc < 0 ? usage() : rc;
   }

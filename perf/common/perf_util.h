@@ -33,10 +33,13 @@ double best_wall_ms(int reps, F &&f) {
   return best;
 }
 
+// The error bar's ends only when the run computed them (MLUSIM_TIMING=bars).
 inline void set_device_counters(benchmark::State &state, const mlusimReport_t &r) {
   state.counters["device_us"] = r.device_time_us;
-  state.counters["device_us_low"] = r.device_time_us_low;
-  state.counters["device_us_high"] = r.device_time_us_high;
+  if (r.error_bars != 0) {
+    state.counters["device_us_low"] = r.device_time_us_low;
+    state.counters["device_us_high"] = r.device_time_us_high;
+  }
   state.counters["io_eff"] = r.io_efficiency;
   state.counters["compute_eff"] = r.compute_efficiency;
 }

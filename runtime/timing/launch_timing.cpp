@@ -7,10 +7,10 @@
 namespace mlusim::timing {
 namespace {
 
-constexpr Estimates kEstimates[LaunchTimer::kReplays] = {Estimates::kAsFitted, Estimates::kLow,
-                                                         Estimates::kHigh};
+constexpr Estimates kEstimates[LaunchTimer::kMaxReplays] = {Estimates::kAsFitted,
+                                                            Estimates::kLow, Estimates::kHigh};
 
-// Below this many steps left to place, the three replays finish one after the
+// Below this many steps left to place, the replays finish one after the
 // other: waking two more host threads (some 25 us) would cost more than they
 // save (about 35 ns a step on the 2-core VM, where three replays cost some
 // 75 ns a step in a row). 20,000 before: the ten network cases gained 3-10 %
@@ -32,11 +32,19 @@ double device_time_us(const std::vector<CoreTiming> &cores, const DeviceSpec &sp
 
 }  // namespace
 
+LaunchTiming untimed(const DeviceSpec &spec, size_t cores) {
+  LaunchTiming t;
+  t.cores.resize(cores);
+  t.us = t.low_us = t.high_us = launch_overhead_us(spec, Estimates::kAsFitted);
+  t.timed = false;
+  return t;
+}
+
 // Only the first replay keeps trace events.
-LaunchTimer::LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec)
+LaunchTimer::LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec, int replays)
     : spec_(spec), cores_(std::move(cores)), complete_(cores_.size()) {
-  replays_.reserve(kReplays);
-  for (int r = 0; r < kReplays; ++r)
+  replays_.reserve(static_cast<size_t>(replays));
+  for (int r = 0; r < replays; ++r)
     replays_.emplace_back(cores_, prices_of(spec, kEstimates[r]), r == 0);
 }
 
@@ -60,19 +68,23 @@ size_t LaunchTimer::first_needed(size_t core) const {
 LaunchTiming LaunchTimer::finish() {
   std::fill(complete_.begin(), complete_.end(), 1);
   LaunchTiming t;
-  double us[kReplays];
+  const int replays = this->replays();
+  double us[kMaxReplays];
   const auto finish_one = [&](int r) {
     std::vector<CoreTiming> cores = replays_[static_cast<size_t>(r)].finish(complete_);
     us[r] = device_time_us(cores, spec_, kEstimates[r]);
     if (r == 0) t.cores = std::move(cores);  // the first keeps the trace events
   };
-  if (recorded() - placed_ < kStepsWorthThreads) {  // not even an OpenMP region: it allocates
-    for (int r = 0; r < kReplays; ++r) finish_one(r);
+  if (replays == 1 || recorded() - placed_ < kStepsWorthThreads) {  // no OpenMP region: it allocates
+    for (int r = 0; r < replays; ++r) finish_one(r);
   } else {
-#pragma omp parallel for num_threads(kReplays) schedule(static, 1)
-    for (int r = 0; r < kReplays; ++r) finish_one(r);
+#pragma omp parallel for num_threads(replays) schedule(static, 1)
+    for (int r = 0; r < replays; ++r) finish_one(r);
   }
-  t.us = us[0], t.low_us = us[1], t.high_us = us[2];
+  t.us = us[0];
+  t.error_bars = replays == kMaxReplays;
+  t.low_us = t.error_bars ? us[1] : t.us;
+  t.high_us = t.error_bars ? us[2] : t.us;
   return t;
 }
 

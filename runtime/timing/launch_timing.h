@@ -1,5 +1,6 @@
-// The device time of one launch: three replays of its cores' steps, at the
-// model's prices and at both ends of the error bar (docs/cost_model.md). A
+// The device time of one launch: a replay of its cores' steps at the model's
+// prices, and under MLUSIM_TIMING=bars two more at both ends of the error bar
+// (docs/cost_model.md, runtime/timing/timing_mode.h). A
 // long launch's replays place the steps at the scheduler's checkpoints while
 // the cores run, and the steps placed are given back to the cores' logs
 // (runtime/scheduler.h); what is left is placed when the launch ends.
@@ -14,14 +15,21 @@ namespace mlusim::timing {
 
 struct LaunchTiming {
   std::vector<CoreTiming> cores;  // at the model's prices
-  double us = 0, low_us = 0, high_us = 0;
+  double us = 0, low_us = 0, high_us = 0;  // without error bars, low_us = high_us = us
+  bool timed = true;                        // false: MLUSIM_TIMING=off, us the launch overhead
+  bool error_bars = false;
 };
+
+// An untimed launch (MLUSIM_TIMING=off) of `cores` cores: its device time is
+// the launch overhead alone, its cores' pipes idle.
+LaunchTiming untimed(const DeviceSpec &spec, size_t cores);
 
 class LaunchTimer {
  public:
-  static constexpr int kReplays = 3;  // the prices as fitted, the low end, the high end
+  static constexpr int kMaxReplays = 3;  // the prices as fitted, the low end, the high end
 
-  LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec);
+  // `replays`: 1 (the prices as fitted) or kMaxReplays (with the error bar).
+  LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec, int replays);
   LaunchTimer(const LaunchTimer &) = delete;  // the replays point at its cores
   LaunchTimer &operator=(const LaunchTimer &) = delete;
 
@@ -31,6 +39,7 @@ class LaunchTimer {
   // slice at a time: false if there is more to place (two host threads take
   // turns at three replays). The replays may run side by side.
   bool place(int r);
+  int replays() const { return static_cast<int>(replays_.size()); }
   // The first step of core i any replay may still read.
   size_t first_needed(size_t core) const;
   // Once every core is complete: the launch's timing.
