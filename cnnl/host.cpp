@@ -112,6 +112,17 @@ std::shared_ptr<cnnlUniqueStruct> find_unique(cnnlUniqueDescriptor_t desc) {
   return registry<cnnlUniqueStruct>().find(desc);
 }
 
+std::shared_ptr<cnnlMatMulStruct> find_matmul(cnnlMatMulDescriptor_t desc) {
+  return registry<cnnlMatMulStruct>().find(desc);
+}
+std::shared_ptr<cnnlMatMulAlgoStruct> find_matmul_algo(cnnlMatMulAlgo_t algo) {
+  return registry<cnnlMatMulAlgoStruct>().find(algo);
+}
+std::shared_ptr<cnnlMatMulHeuristicResultStruct> find_matmul_result(
+    cnnlMatMulHeuristicResult_t result) {
+  return registry<cnnlMatMulHeuristicResultStruct>().find(result);
+}
+
 template <typename T>
 T *create_object() {
   return registry<T>().create();
@@ -126,12 +137,18 @@ template cnnlTransposeStruct *create_object<cnnlTransposeStruct>();
 template cnnlRoiAlignStruct *create_object<cnnlRoiAlignStruct>();
 template cnnlNmsStruct *create_object<cnnlNmsStruct>();
 template cnnlUniqueStruct *create_object<cnnlUniqueStruct>();
+template cnnlMatMulStruct *create_object<cnnlMatMulStruct>();
+template cnnlMatMulAlgoStruct *create_object<cnnlMatMulAlgoStruct>();
+template cnnlMatMulHeuristicResultStruct *create_object<cnnlMatMulHeuristicResultStruct>();
 template bool destroy_object<cnnlContext>(const void *);
 template bool destroy_object<cnnlTensorStruct>(const void *);
 template bool destroy_object<cnnlTransposeStruct>(const void *);
 template bool destroy_object<cnnlRoiAlignStruct>(const void *);
 template bool destroy_object<cnnlNmsStruct>(const void *);
 template bool destroy_object<cnnlUniqueStruct>(const void *);
+template bool destroy_object<cnnlMatMulStruct>(const void *);
+template bool destroy_object<cnnlMatMulAlgoStruct>(const void *);
+template bool destroy_object<cnnlMatMulHeuristicResultStruct>(const void *);
 
 cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue) {
   const auto live = find_handle(handle);

@@ -97,6 +97,24 @@ struct cnnlUniqueStruct {
   bool return_inverse = false, return_counts = false;
 };
 
+// A MatMul descriptor (either name of its create call). The compute type is
+// float: the only one cnnlSetMatMulDescAttr accepts.
+struct cnnlMatMulStruct {
+  bool trans_a = false, trans_b = false;
+  bool allow_tf32 = false;  // recorded; float is computed in float regardless
+  cnnlDataType_t compute_type = CNNL_DTYPE_FLOAT;
+};
+
+// MatMul's one algorithm: nothing to choose, so nothing to hold.
+struct cnnlMatMulAlgoStruct {};
+
+// What cnnlGetMatMulAlgoHeuristic writes into a result: that it holds the
+// algorithm, and its workspace (always 0).
+struct cnnlMatMulHeuristicResultStruct {
+  bool filled = false;
+  size_t workspace_size = 0;
+};
+
 namespace cnnlsim {
 
 using Tensor = cnnlTensorStruct;
@@ -136,6 +154,10 @@ std::shared_ptr<cnnlTransposeStruct> find_transpose(cnnlTransposeDescriptor_t de
 std::shared_ptr<cnnlRoiAlignStruct> find_roi_align(cnnlRoiAlignDescriptor_t desc);
 std::shared_ptr<cnnlNmsStruct> find_nms(cnnlNmsDescriptor_t desc);
 std::shared_ptr<cnnlUniqueStruct> find_unique(cnnlUniqueDescriptor_t desc);
+std::shared_ptr<cnnlMatMulStruct> find_matmul(cnnlMatMulDescriptor_t desc);
+std::shared_ptr<cnnlMatMulAlgoStruct> find_matmul_algo(cnnlMatMulAlgo_t algo);
+std::shared_ptr<cnnlMatMulHeuristicResultStruct> find_matmul_result(
+    cnnlMatMulHeuristicResult_t result);
 
 // The queue of a live handle, itself live; else BAD_PARAM with a log line.
 cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue);

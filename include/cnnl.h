@@ -10,13 +10,14 @@
  *   1. types, the handle and tensor descriptors;
  *   2. the operators mlusim implements: cnnlFill_v3, cnnlCopy_v2,
  *      cnnlTranspose_v2, the SyncBatchNorm family, RoiAlign, RoiPooling, Nms,
- *      ScatterNd_v2, Unique_v2, TopKTensor_v3;
+ *      ScatterNd_v2, Unique_v2, TopKTensor_v3, MatMul_v2;
  *   3. the calls mlu-ops names but mlusim does not implement: declared so that
  *      mlu-ops compiles, each returns CNNL_STATUS_NOT_SUPPORTED with a log line
  *      naming itself.
- * Enum values of parts 1 and 2 equal mlu-ops' own (mlu-ops converts its enums
- * to CNNL's by value). The enumerations of part 3 list only the names mlu-ops
- * uses; their numeric values are mlusim's, since no call that takes them runs.
+ * Enum values of parts 1 and 2 equal mlu-ops' own where mlu-ops converts its
+ * enums to CNNL's by value. The enumerations of part 3 and part 2's MatMul
+ * attributes, which mlu-ops passes by name, list only the names mlu-ops uses;
+ * their numeric values are mlusim's.
  */
 #ifndef CNNL_H_
 #define CNNL_H_
@@ -448,6 +449,53 @@ cnnlStatus_t CNNL_WIN_API cnnlTopKTensor_v3(
     size_t workspace_size, const cnnlTensorDescriptor_t output_desc, void *output,
     const cnnlTensorDescriptor_t index_desc, void *index);
 
+/* MatMul: D = alpha op(A) op(B) + beta C, op the transpose when the
+ * descriptor's TRANSA / TRANSB is 1; float [m, k] (or [k, m]), [k, n] (or
+ * [n, k]) and [m, n] matrices; alpha and beta are host floats; C is not read
+ * when beta is 0, and d may be c itself. One algorithm, no workspace. The
+ * attribute names are CNNL's (mlu-ops passes them by name), their values
+ * mlusim's. TRANSA, TRANSB: int32 0 or 1; ALLOW_TF32: int32, recorded, no
+ * effect on float; COMPUTE_TYPE: a cnnlDataType_t, float only. The
+ * preference of cnnlGetMatMulAlgoHeuristic is not read (mlu-ops passes NULL). */
+typedef enum CNNL_ENUM_INT {
+  CNNL_MATMUL_DESC_COMPUTE_TYPE = 0,
+  CNNL_MATMUL_DESC_TRANSA = 1,
+  CNNL_MATMUL_DESC_TRANSB = 2,
+  CNNL_MATMUL_ALLOW_TF32 = 3,
+} cnnlMatMulDescAttribute_t;
+typedef struct cnnlMatMulStruct *cnnlMatMulDescriptor_t;
+typedef struct cnnlMatMulAlgoStruct *cnnlMatMulAlgo_t;
+typedef struct cnnlMatMulHeuristicResultStruct *cnnlMatMulHeuristicResult_t;
+typedef struct cnnlMatMulPreferStruct *cnnlMatMulPrefer_t;
+cnnlStatus_t CNNL_WIN_API cnnlMatMulDescCreate(cnnlMatMulDescriptor_t *matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlMatMulDescDestroy(cnnlMatMulDescriptor_t matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlSetMatMulDescAttr(cnnlMatMulDescriptor_t matmul_desc,
+                                                cnnlMatMulDescAttribute_t attr, const void *buf,
+                                                size_t size_in_bytes);
+cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoCreate(cnnlMatMulAlgo_t *algo);
+cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoDestroy(cnnlMatMulAlgo_t algo);
+/* CNNL 2.x's names for the four calls above (mlu-ops v1.11.1 uses these). */
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulDescriptor(cnnlMatMulDescriptor_t *matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulDescriptor(cnnlMatMulDescriptor_t matmul_desc);
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulAlgo(cnnlMatMulAlgo_t *algo);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulAlgo(cnnlMatMulAlgo_t algo);
+cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulHeuristicResult(cnnlMatMulHeuristicResult_t *result);
+cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result);
+cnnlStatus_t CNNL_WIN_API cnnlGetMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result,
+                                                       cnnlMatMulAlgo_t algo,
+                                                       size_t *workspace_size);
+cnnlStatus_t CNNL_WIN_API cnnlGetMatMulAlgoHeuristic(
+    cnnlHandle_t handle, cnnlMatMulDescriptor_t matmul_desc, cnnlTensorDescriptor_t a_desc,
+    cnnlTensorDescriptor_t b_desc, cnnlTensorDescriptor_t c_desc, cnnlTensorDescriptor_t d_desc,
+    cnnlMatMulPrefer_t preference, int requested_algo_count,
+    cnnlMatMulHeuristicResult_t result_array[], int *return_algo_count);
+cnnlStatus_t CNNL_WIN_API cnnlMatMul_v2(
+    cnnlHandle_t handle, const cnnlMatMulDescriptor_t matmul_desc,
+    const cnnlMatMulAlgo_t algo, const void *alpha, const cnnlTensorDescriptor_t a_desc,
+    const void *a, const cnnlTensorDescriptor_t b_desc, const void *b, const void *beta,
+    const cnnlTensorDescriptor_t c_desc, void *c, void *workspace, size_t workspace_size,
+    const cnnlTensorDescriptor_t d_desc, void *d);
+
 /* ---- 3. Named by mlu-ops, not simulated: CNNL_STATUS_NOT_SUPPORTED ------ */
 
 typedef enum CNNL_ENUM_INT { CNNL_OP_TENSOR_ADD = 0, CNNL_OP_TENSOR_MUL = 1, CNNL_OP_TENSOR_SUB = 2 } cnnlOpTensorDesc_t;
@@ -457,20 +505,10 @@ typedef enum CNNL_ENUM_INT { CNNL_32BIT_INDICES = 0, CNNL_16BIT_INDICES = 1 } cn
 typedef enum CNNL_ENUM_INT { CNNL_QUANTIZE_POSITION_SCALE = 0 } cnnlQuantizeMode_t;
 typedef enum CNNL_ENUM_INT { CNNL_MATMUL_FASTEST = 0 } cnnlMatMulPreference_t;
 typedef enum CNNL_ENUM_INT { CNNL_MATMUL_BYPASS_QUANTIZE = 0 } cnnlMatMulCastMode_t;
-typedef enum CNNL_ENUM_INT {
-  CNNL_MATMUL_DESC_COMPUTE_TYPE = 0,
-  CNNL_MATMUL_DESC_TRANSA = 1,
-  CNNL_MATMUL_DESC_TRANSB = 2,
-  CNNL_MATMUL_ALLOW_TF32 = 3,
-} cnnlMatMulDescAttribute_t;
 
 typedef struct cnnlOpTensorStruct *cnnlOpTensorDescriptor_t;
 typedef struct cnnlReduceStruct *cnnlReduceDescriptor_t;
 typedef struct cnnlDCNStruct *cnnlDCNDescriptor_t;
-typedef struct cnnlMatMulStruct *cnnlMatMulDescriptor_t;
-typedef struct cnnlMatMulAlgoStruct *cnnlMatMulAlgo_t;
-typedef struct cnnlMatMulHeuristicResultStruct *cnnlMatMulHeuristicResult_t;
-typedef struct cnnlMatMulPreferStruct *cnnlMatMulPrefer_t;
 
 /* Deformable convolution. */
 cnnlStatus_t CNNL_WIN_API cnnlCreateDCNDescriptor(cnnlDCNDescriptor_t *dcn_desc);
@@ -527,35 +565,7 @@ cnnlStatus_t CNNL_WIN_API cnnlDCNBackwardWeight(
     size_t workspace_size, const cnnlTensorDescriptor_t grad_filter_desc, void *grad_filter,
     const cnnlTensorDescriptor_t grad_bias_desc, void *grad_bias);
 
-/* Matrix multiplication. */
-cnnlStatus_t CNNL_WIN_API cnnlMatMulDescCreate(cnnlMatMulDescriptor_t *matmul_desc);
-cnnlStatus_t CNNL_WIN_API cnnlMatMulDescDestroy(cnnlMatMulDescriptor_t matmul_desc);
-cnnlStatus_t CNNL_WIN_API cnnlSetMatMulDescAttr(cnnlMatMulDescriptor_t matmul_desc,
-                                                cnnlMatMulDescAttribute_t attr, const void *buf,
-                                                size_t size_in_bytes);
-cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoCreate(cnnlMatMulAlgo_t *algo);
-cnnlStatus_t CNNL_WIN_API cnnlMatMulAlgoDestroy(cnnlMatMulAlgo_t algo);
-/* CNNL 2.x's names for the four calls above (mlu-ops v1.11.1 uses these). */
-cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulDescriptor(cnnlMatMulDescriptor_t *matmul_desc);
-cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulDescriptor(cnnlMatMulDescriptor_t matmul_desc);
-cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulAlgo(cnnlMatMulAlgo_t *algo);
-cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulAlgo(cnnlMatMulAlgo_t algo);
-cnnlStatus_t CNNL_WIN_API cnnlCreateMatMulHeuristicResult(cnnlMatMulHeuristicResult_t *result);
-cnnlStatus_t CNNL_WIN_API cnnlDestroyMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result);
-cnnlStatus_t CNNL_WIN_API cnnlGetMatMulHeuristicResult(cnnlMatMulHeuristicResult_t result,
-                                                       cnnlMatMulAlgo_t algo,
-                                                       size_t *workspace_size);
-cnnlStatus_t CNNL_WIN_API cnnlGetMatMulAlgoHeuristic(
-    cnnlHandle_t handle, cnnlMatMulDescriptor_t matmul_desc, cnnlTensorDescriptor_t a_desc,
-    cnnlTensorDescriptor_t b_desc, cnnlTensorDescriptor_t c_desc, cnnlTensorDescriptor_t d_desc,
-    cnnlMatMulPrefer_t preference, int requested_algo_count,
-    cnnlMatMulHeuristicResult_t result_array[], int *return_algo_count);
-cnnlStatus_t CNNL_WIN_API cnnlMatMul_v2(
-    cnnlHandle_t handle, const cnnlMatMulDescriptor_t matmul_desc,
-    const cnnlMatMulAlgo_t algo, const void *alpha, const cnnlTensorDescriptor_t a_desc,
-    const void *a, const cnnlTensorDescriptor_t b_desc, const void *b, const void *beta,
-    const cnnlTensorDescriptor_t c_desc, void *c, void *workspace, size_t workspace_size,
-    const cnnlTensorDescriptor_t d_desc, void *d);
+/* Batched and quantized matrix multiplication (MatMul itself is in part 2). */
 cnnlStatus_t CNNL_WIN_API cnnlGetBatchMatMulExAlgoHeuristic(
     cnnlHandle_t handle, cnnlMatMulDescriptor_t bmm_desc, cnnlTensorDescriptor_t a_desc,
     cnnlTensorDescriptor_t b_desc, cnnlTensorDescriptor_t c_desc, cnnlMatMulPrefer_t preference,

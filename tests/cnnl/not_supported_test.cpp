@@ -9,10 +9,10 @@ namespace cnnl_test {
 namespace {
 
 TEST(CnnlNotSupported, DescriptorsAndComputeCallsSaySo) {
-  cnnlMatMulDescriptor_t matmul = nullptr;
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlMatMulDescCreate", "not supported",
-                 cnnlMatMulDescCreate(&matmul));
-  EXPECT_EQ(matmul, nullptr);
+  cnnlDCNDescriptor_t dcn = nullptr;
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlCreateDCNDescriptor", "not supported",
+                 cnnlCreateDCNDescriptor(&dcn));
+  EXPECT_EQ(dcn, nullptr);
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlDCNForward", "not supported",
                  cnnlDCNForward(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                                 nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr,
@@ -21,20 +21,21 @@ TEST(CnnlNotSupported, DescriptorsAndComputeCallsSaySo) {
                  cnnlGatherNd(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
 }
 
-// CNNL 2.x's names that mlu-ops v1.11.1 calls (sparse convolution, FFT).
+// CNNL 2.x's names that mlu-ops v1.11.1 calls (sparse convolution) and the
+// batched and quantized MatMul calls (MatMul itself is simulated: matmul_test).
 TEST(CnnlNotSupported, CnnlTwoCallsOfMluOpsOneElevenSaySo) {
-  cnnlMatMulDescriptor_t matmul = nullptr;
-  cnnlMatMulAlgo_t algo = nullptr;
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlCreateMatMulDescriptor", "not supported",
-                 cnnlCreateMatMulDescriptor(&matmul));
-  EXPECT_EQ(matmul, nullptr);
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlCreateMatMulAlgo", "not supported",
-                 cnnlCreateMatMulAlgo(&algo));
-  EXPECT_EQ(algo, nullptr);
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlDestroyMatMulDescriptor", "not supported",
-                 cnnlDestroyMatMulDescriptor(nullptr));
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlDestroyMatMulAlgo", "not supported",
-                 cnnlDestroyMatMulAlgo(nullptr));
+  int returned = 7;
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGetBatchMatMulExAlgoHeuristic", "not supported",
+                 cnnlGetBatchMatMulExAlgoHeuristic(nullptr, nullptr, nullptr, nullptr, nullptr,
+                                                   nullptr, 1, nullptr, &returned));
+  EXPECT_EQ(returned, 7);
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlBatchMatMulEx", "not supported",
+                 cnnlBatchMatMulEx(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                   nullptr, nullptr, nullptr, nullptr, nullptr, 0));
+  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlQuantizeMatMul", "not supported",
+                 cnnlQuantizeMatMul(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                    nullptr, nullptr, nullptr, nullptr, 0));
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGatherNd_v2", "not supported",
                  cnnlGatherNd_v2(nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
   int axis[1] = {1};
