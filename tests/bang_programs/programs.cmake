@@ -49,7 +49,7 @@ add_test(NAME bang_unsimulated_asm_call_is_a_compile_error
          COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/inline_assembly.mlu -DUSE_UNSIMULATED_ASM -o
                  ${CMAKE_CURRENT_BINARY_DIR}/unsimulated_asm_call)
 set_tests_properties(bang_unsimulated_asm_call_is_a_compile_error PROPERTIES
-  PASS_REGULAR_EXPRESSION "inline assembly 'findfirst1.gpr.b32 %\\[dst\\], %\\[src\\]' \\([^)]*inline_assembly.mlu:21\\) is MLISA, which mlusim does not simulate")
+  PASS_REGULAR_EXPRESSION "inline assembly 'findfirst1.gpr.b32 %\\[dst\\], %\\[src\\]' \\([^)]*inline_assembly.mlu:22\\) is MLISA, which mlusim does not simulate")
 
 # The architecture macros of other devices, and cncc's several-architecture
 # command line (mlusim builds the first it simulates).
