@@ -1,9 +1,5 @@
 #include "runtime/pipe_hazards.h"
 
-#include <atomic>
-#include <cstdlib>
-#include <cstring>
-
 #include "runtime/settings.h"
 
 namespace mlusim {
@@ -67,41 +63,17 @@ constexpr HazardRule kRules[] = {
 };
 static_assert(std::size(kRules) == static_cast<size_t>(HazardKind::kCount));
 
-// mlusimSetHazards' choice: -1 while the environment decides.
-std::atomic<int> g_chosen{-1};
-
-bool parse(const char *name, HazardMode *mode) {
-  if (std::strcmp(name, "warn") == 0) *mode = HazardMode::kWarn;
-  else if (std::strcmp(name, "fault") == 0) *mode = HazardMode::kFault;
-  else if (std::strcmp(name, "off") == 0) *mode = HazardMode::kOff;
-  else return false;
-  return true;
-}
+// MLUSIM_HAZARDS, or mlusimSetHazards' choice (HazardMode's order).
+NamedChoice g_hazards("MLUSIM_HAZARDS", {"warn", "fault", "off"},
+                      static_cast<int>(HazardMode::kWarn), "warn (the default), fault or off");
 
 }  // namespace
 
 const HazardRule &hazard_rule(HazardKind kind) { return kRules[static_cast<size_t>(kind)]; }
 
-HazardMode hazard_mode() {
-  if (const int chosen = g_chosen.load(); chosen >= 0) return static_cast<HazardMode>(chosen);
-  const char *env = std::getenv("MLUSIM_HAZARDS");
-  setting_valid("MLUSIM_HAZARDS");
-  HazardMode mode = HazardMode::kWarn;
-  if (env != nullptr && !parse(env, &mode))
-    setting_invalid("MLUSIM_HAZARDS", env, "warn (the default), fault or off");
-  return mode;
-}
+HazardMode hazard_mode() { return static_cast<HazardMode>(g_hazards.current()); }
 
-bool set_hazard_mode(const char *name) {
-  if (name == nullptr) {
-    g_chosen = -1;
-    return true;
-  }
-  HazardMode mode;
-  if (!parse(name, &mode)) return false;
-  g_chosen = static_cast<int>(mode);
-  return true;
-}
+bool set_hazard_mode(const char *name) { return g_hazards.choose(name); }
 
 HazardReports::Verdict HazardReports::first(HazardKind kind, const char *earlier,
                                             const char *later) {

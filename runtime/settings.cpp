@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -67,6 +68,29 @@ void setting_valid(const char *name) {
   Problems &p = problems();
   std::lock_guard<std::mutex> lock(p.mutex);
   p.invalid.erase(name);
+}
+
+int NamedChoice::index_of(const char *name) const {
+  for (size_t i = 0; i < names_.size(); ++i)
+    if (std::strcmp(name, names_[i]) == 0) return static_cast<int>(i);
+  return -1;
+}
+
+int NamedChoice::current() const {
+  if (const int chosen = chosen_.load(); chosen >= 0) return chosen;
+  const char *env = std::getenv(variable_);
+  setting_valid(variable_);
+  if (env == nullptr) return fallback_;
+  const int found = index_of(env);
+  if (found < 0) setting_invalid(variable_, env, valid_);
+  return found < 0 ? fallback_ : found;
+}
+
+bool NamedChoice::choose(const char *name) {
+  const int found = name == nullptr ? -1 : index_of(name);
+  if (name != nullptr && found < 0) return false;
+  chosen_ = found;
+  return true;
 }
 
 std::string settings_problems() {

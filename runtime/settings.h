@@ -5,7 +5,10 @@
 // ones, instead of silently falling back to a default.
 #pragma once
 
+#include <atomic>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace mlusim {
 
@@ -19,5 +22,30 @@ void setting_valid(const char *name);
 // valid value; else what is wrong, one sentence a problem. Every launch fails
 // with it until it is mended.
 std::string settings_problems();
+
+// A setting whose values are names (MLUSIM_HAZARDS, MLUSIM_TIMING): read from
+// the environment at every launch unless a mlusimSet* call chose one. `names`
+// lists the values in the order of the mode's enumerators, the default first
+// in `valid`'s wording ("warn (the default), fault or off").
+class NamedChoice {
+ public:
+  NamedChoice(const char *variable, std::initializer_list<const char *> names, int fallback,
+              const char *valid)
+      : variable_(variable), names_(names), fallback_(fallback), valid_(valid) {}
+  // The chosen value, else the environment's (an unknown one is a settings
+  // problem), else the default.
+  int current() const;
+  // false (and no change) for an unknown name; null restores the environment's.
+  bool choose(const char *name);
+
+ private:
+  int index_of(const char *name) const;  // -1: none of the names
+
+  const char *variable_;
+  std::vector<const char *> names_;
+  int fallback_;
+  const char *valid_;
+  std::atomic<int> chosen_{-1};  // -1 while the environment decides
+};
 
 }  // namespace mlusim
