@@ -30,7 +30,7 @@
 #include "runtime/timing/launch_timing.h"
 #include "runtime/timing/prices.h"
 #include "runtime/timing/timing_mode.h"
-#include "runtime/trace.h"
+#include "runtime/trace/trace.h"
 #include "runtime/watchdog.h"
 
 namespace mlusim {

@@ -13,7 +13,7 @@
 #include "runtime/pipe_hazards.h"
 #include "runtime/queue.h"
 #include "runtime/timing/timing_mode.h"
-#include "runtime/trace.h"
+#include "runtime/trace/trace.h"
 #include "runtime/watchdog.h"
 
 using namespace mlusim;

@@ -7,7 +7,7 @@
 #include "runtime/handles.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
-#include "runtime/trace.h"
+#include "runtime/trace/trace.h"
 
 namespace {
 std::atomic<uint64_t> g_next_queue_id{1};

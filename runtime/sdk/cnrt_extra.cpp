@@ -1,4 +1,4 @@
-// CNRT entry points beyond runtime/cnrt_api.cpp that host libraries and test
+// CNRT entry points beyond runtime/sdk/cnrt_api.cpp that host libraries and test
 // harnesses call: versions, device reset and PCI address, constant and host
 // memory, memory info, pointer attributes, queues waiting on notifiers.
 #include <cstring>

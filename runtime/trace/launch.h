@@ -1,4 +1,4 @@
-// One traced launch as the exports read it (runtime/trace.h keeps them): the
+// One traced launch as the exports read it (runtime/trace/trace.h keeps them): the
 // launch's figures and, for every traced core, its timed steps copied out of
 // the replay (the steps' logs are lent to the next launch).
 #pragma once
