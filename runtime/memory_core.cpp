@@ -11,10 +11,7 @@ namespace {
 
 // Whether this is the launch's first instruction the memory core skips (the
 // one the log names).
-bool first_skip(const CoreContext &c) {
-  std::atomic<bool> &noted = c.launch->memory_core_skipped;
-  return !noted.load(std::memory_order_relaxed) && !noted.exchange(true, std::memory_order_relaxed);
-}
+bool first_skip(const CoreContext &c) { return first_note(c.launch->memory_core_skipped); }
 
 void log_skip(const CoreContext &c, const std::string &what) {
   log::kernel().warn(

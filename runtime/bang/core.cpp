@@ -62,7 +62,7 @@ void fault(const CoreContext &c, const std::string &what) {
 // index through).
 void note_lut_index_outside(const CoreContext &c, long long index, size_t element,
                             size_t table_len) {
-  if (c.launch->lut_outside_noted.exchange(true, std::memory_order_relaxed)) return;
+  if (!first_note(c.launch->lut_outside_noted)) return;
   log::kernel().warn(
       "{}: __bang_lut index {} at element {} is outside its table of {}; the BANG C guide does "
       "not say what the board gives, and mlu-ops' ms_deform_attn_backward relies on it: mlusim "

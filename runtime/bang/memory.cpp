@@ -434,18 +434,13 @@ void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, 
 
 namespace {
 
-// True for the first of the launch's cores to ask (a note logged once per launch).
-bool first_time(std::atomic<bool> &noted) {
-  return !noted.load(std::memory_order_relaxed) && !noted.exchange(true, std::memory_order_relaxed);
-}
-
 // A scalar element off its own alignment. The guide says nothing of it; boards
 // run mlu-ops' ms_deform_attn_forward, whose __load_nram reads int32 offsets
 // at NRAM addresses off their 4 bytes and whose cases pass: the element is
 // moved as it lies, and the launch's log says so once.
 void note_unaligned_scalar(CoreContext &c, const char *op, const void *p, size_t bytes,
                            bool write) {
-  if (!first_time(c.launch->unaligned_scalar_noted)) return;
+  if (!first_note(c.launch->unaligned_scalar_noted)) return;
   log::kernel().warn(
       "kernel '{}' [{}, task {}]{}{}: {} {} {:#x}, which is off the element's {}-byte alignment; "
       "the BANG C guide does not say whether the scalar unit takes that, and boards run mlu-ops' "
@@ -508,7 +503,7 @@ void fence(const char *op, unsigned mask) {
 // launch's log says so once.
 void pass_block_barrier(CoreContext &c, const char *op) {
   fence(op, kAllPipes);
-  if (!first_time(c.launch->block_barrier_noted)) return;
+  if (!first_note(c.launch->block_barrier_noted)) return;
   log::kernel().warn(
       "kernel '{}' [{}, task {}]{}{}: {}() in a BLOCK task: a BLOCK task shares no SRAM and "
       "communicates with no other core (BANG C guide 3.3.6.3), so there is nobody to wait for; "

@@ -191,8 +191,13 @@ void conv(const char *op, D *dst, const S *src, const K *kernel, const D *bias, 
   on_aligned(
       [&](D *d, const S *in_map, const K *filter, const D *bias_on) {
         const auto in = widened(in_map, s.h * s.w * s.ci);
-        const auto gathered = gather_rows(filter, rows, s.co, window);
-        const auto weights = widened(gathered.data(), s.co * window);
+        std::vector<K> gathered;  // a conv's lanes in [co][window] order; a matmul's rows are
+        const K *packed = filter;
+        if (rows.lane_stride != 0) {
+          gathered = gather_rows(filter, rows, s.co, window);
+          packed = gathered.data();
+        }
+        const auto weights = widened(packed, s.co * window);
         std::vector<D> out(s.oh * s.ow * s.co);  // dst may overlap src: finish reading first
         for (size_t y = 0; y < s.oh; ++y, stop_if_asked(c, op))
           for (size_t x = 0; x < s.ow; ++x)

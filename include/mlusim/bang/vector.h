@@ -677,13 +677,17 @@ void __bang_lut(T *dst, const I *idx, const T *table, int count, int table_len) 
                                m * sizeof(T), n);
   mlusim::detail::on_aligned(
       [n, m](T *d, const I *index, const T *entries) {
+        size_t outside = n;  // the first element whose index is outside the table
         for (size_t i = 0; i < n; ++i) {
-          auto k = static_cast<long long>(index[i]);
-          if (k < 0 || static_cast<size_t>(k) >= m)
-            mlusim::detail::note_lut_index_outside(mlusim::this_core(), k, i, m);
-          else
+          const auto k = static_cast<long long>(index[i]);
+          if (k >= 0 && static_cast<size_t>(k) < m)
             d[i] = entries[k];
+          else if (outside == n)
+            outside = i;
         }
+        if (outside != n) [[unlikely]]
+          mlusim::detail::note_lut_index_outside(
+              mlusim::this_core(), static_cast<long long>(index[outside]), outside, m);
       },
       mlusim::detail::Operand{dst, n * sizeof(T)}, mlusim::detail::Operand{idx, n * sizeof(I)},
       mlusim::detail::Operand{table, m * sizeof(T)});

@@ -211,6 +211,13 @@ struct LaunchShared {
   std::atomic<bool> lut_outside_noted{false};
 };
 
+// True for the first of a launch's cores to ask: a note logged once per
+// launch (the flags above). A plain load first, so that cores asking again
+// do not write the shared line.
+inline bool first_note(std::atomic<bool> &noted) {
+  return !noted.load(std::memory_order_relaxed) && !noted.exchange(true, std::memory_order_relaxed);
+}
+
 // The on-chip variables a .mlu kernel declared in one space, as one launch
 // lays them out for all its cores (runtime/onchip_layout.cpp): for each 128-byte
 // granule, the offset where the variable holding it ends (0: none does). An
@@ -421,8 +428,9 @@ std::string kernel_site(const CoreContext &c);
 // "NRAM +0x40 (256 bytes)", "GDRAM allocation #2 ... (64 bytes)": [lo, hi) for reports.
 std::string describe_range(const CoreContext &c, uintptr_t lo, uintptr_t hi);
 [[noreturn]] void fault(const CoreContext &c, const std::string &what);
-// A __bang_lut index outside its table: the element keeps what it held (the
-// board's result, runtime/bang/core.cpp), noted once per launch.
+// A __bang_lut that met an index outside its table (the first such index and
+// its element): the elements keep what they held (the board's result,
+// runtime/bang/core.cpp), noted once per launch.
 void note_lut_index_outside(const CoreContext &c, long long index, size_t element,
                             size_t table_len);
 [[noreturn]] void fault_bounds(const CoreContext &c, const char *op, const char *operand,
