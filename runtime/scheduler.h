@@ -21,22 +21,6 @@
 
 namespace mlusim {
 
-// Who a barrier waits for (guide 3.3.5.2).
-enum class BarrierScope {
-  kCluster,   // __sync_cluster: one physical cluster's cores and memory core
-  kUnion,     // __sync_all: every core and memory core of one UnionN task
-  kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
-  kClusterIpu,  // __sync_all_ipu_within_cluster: the compute cores of one physical cluster
-  kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
-  kScopeCount,
-};
-
-// One meeting of a barrier: its scope, which group of cores (the cluster or
-// union index) and how many times its participants have met there before.
-constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t generation) {
-  return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
-}
-
 // Work the workers do while every core waits (runtime/timing/launch_timing.h
 // places the steps recorded so far): a core that recorded another
 // steps_between() steps stops at a checkpoint; once no core can run, begin()

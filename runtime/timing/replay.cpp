@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "runtime/logging.h"
-#include "runtime/scheduler.h"
+#include "mlusim/bang/detail/steps.h"
 
 namespace mlusim::timing {
 namespace {

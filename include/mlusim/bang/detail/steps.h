@@ -85,6 +85,23 @@ enum class StepKind : uint8_t {
   kBarrier,     // amount: the barrier's key; count: its participants
 };
 
+// Who a barrier waits for (guide 3.3.5.2).
+enum class BarrierScope {
+  kCluster,   // __sync_cluster: one physical cluster's cores and memory core
+  kUnion,     // __sync_all: every core and memory core of one UnionN task
+  kUnionIpu,  // __sync_all_ipu: the compute cores of one UnionN task
+  kClusterIpu,  // __sync_all_ipu_within_cluster: the compute cores of one physical cluster
+  kTaskEnd,   // between waves: a cluster starts its next UnionN task when all its cores are done
+  kScopeCount,
+};
+
+// One meeting of a barrier (a kBarrier step's amount): its scope, which group
+// of cores (the cluster or union index) and how many times its participants
+// have met there before.
+constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t generation) {
+  return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
+}
+
 // The operand classes of the matrix unit, by the wider source (docs/cost_model.md).
 enum MatrixRate : uint8_t { kMatrixInt8, kMatrixInt16, kMatrixHalf, kMatrixFloat, kMatrixRates };
 
