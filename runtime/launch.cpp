@@ -212,31 +212,27 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
 // before checkpoints.
 constexpr size_t kStepsBetweenCheckpoints = 16 * StepLog::kChunkSteps;
 
-// The scheduler's checkpoints: the replays, if the launch is timed, place the
-// steps recorded so far (side by side on the workers), then each core's log
-// gives back the chunks neither a replay nor the core's hazard checks read
-// again.
+// The scheduler's checkpoints in a timed launch: the replays place the steps
+// recorded so far (side by side on the workers), then each core's log gives
+// back the chunks no replay reads again.
 class ReplayCheckpoint final : public Checkpoint {
  public:
-  ReplayCheckpoint(timing::LaunchTimer *timer, const Scheduler &scheduler,
+  ReplayCheckpoint(timing::LaunchTimer &timer, const Scheduler &scheduler,
                    std::vector<CoreContext> &cores)
       : timer_(timer), scheduler_(scheduler), cores_(cores) {}
   size_t steps_between() const override { return kStepsBetweenCheckpoints; }
-  int parts() const override { return timer_ != nullptr ? timer_->replays() : 0; }
+  int parts() const override { return timer_.replays(); }
   void begin() override {
-    if (timer_ == nullptr) return;
-    for (size_t i = 0; i < cores_.size(); ++i) timer_->set_complete(i, scheduler_.finished(i));
+    for (size_t i = 0; i < cores_.size(); ++i) timer_.set_complete(i, scheduler_.finished(i));
   }
-  bool part(int r) override { return timer_->place(r); }
+  bool part(int r) override { return timer_.place(r); }
   void end() override {
-    for (size_t i = 0; i < cores_.size(); ++i) {
-      const size_t replayed = timer_ != nullptr ? timer_->first_needed(i) : cores_[i].steps.size();
-      cores_[i].steps.release_before(std::min(replayed, detail::first_step_needed(cores_[i])));
-    }
+    for (size_t i = 0; i < cores_.size(); ++i)
+      cores_[i].steps.release_before(timer_.first_needed(i));
   }
 
  private:
-  timing::LaunchTimer *timer_;  // null: the launch is not timed (MLUSIM_TIMING=off)
+  timing::LaunchTimer &timer_;
   const Scheduler &scheduler_;
   std::vector<CoreContext> &cores_;
 };
@@ -336,10 +332,14 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   const int cpc = p.spec.cores_per_cluster;
   Scheduler scheduler(cores, make_units(p.threads, p.memory_cores, cpc), p.gang, schedule);
   shared.scheduler = &scheduler;
+  // Only a timed run records steps; the compared runs and MLUSIM_TIMING=off
+  // check and compute alone.
   std::optional<ReplayCheckpoint> checkpoint;
-  if (timer != nullptr) {
-    if (p.replays > 0) timer->emplace(steps_of(p.name, cores), p.spec, p.replays);
-    checkpoint.emplace(timer->has_value() ? &**timer : nullptr, scheduler, cores);
+  if (timer != nullptr && p.replays > 0) {
+    timer->emplace(steps_of(p.name, cores), p.spec, p.replays);
+    checkpoint.emplace(**timer, scheduler, cores);
+  } else {
+    for (CoreContext &c : cores) c.timed = false;
   }
 
   // A physical core runs tasks core, core + threads, ... (waves), as hardware

@@ -136,15 +136,6 @@ void next_step_chunk(CoreContext &c) {
   c.steps.add_chunk();
 }
 
-size_t first_step_needed(const CoreContext &c) {
-  // A window's live entries, and every step from the oldest on (a wait since it).
-  size_t first = c.steps.size();
-  for (const ComputeWindow &w : c.compute)
-    if (w.oldest_live() < w.pushed)
-      first = std::min<size_t>(first, w.entries[w.oldest_live() % kPipeQueueDepth].step);
-  return first;
-}
-
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes) {
   const uintptr_t off = offset_in(c, space, p);

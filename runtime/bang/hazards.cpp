@@ -208,7 +208,7 @@ std::array<Touched, 3> touched_by(const Access &a) {
 // with (the newest instruction names it), or as a range of its own; when
 // they are all taken, into the nearest (a wider range: never a missed
 // meeting, at worst a report of bytes between two ranges).
-void add_older(ComputeWindow &w, const Touched &t, const Step &x, uint32_t seq, const char *where) {
+void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e) {
   if (t.lo == t.hi) return;
   ComputeWindow::Older *nearest = nullptr;
   uintptr_t gap = UINTPTR_MAX;
@@ -221,20 +221,19 @@ void add_older(ComputeWindow &w, const Touched &t, const Step &x, uint32_t seq, 
     if (d == 0) break;
   }
   if (gap != 0 && w.older_count < ComputeWindow::kOlderRanges) {
-    w.older[w.older_count++] = {t.lo, t.hi, t.writes, seq, x.op, where};
+    w.older[w.older_count++] = {t.lo, t.hi, t.writes, e.seq, e.op, e.where};
     return;
   }
   nearest->lo = std::min(nearest->lo, t.lo);
   nearest->hi = std::max(nearest->hi, t.hi);
-  nearest->seq = seq, nearest->op = x.op, nearest->where = where;
+  nearest->seq = e.seq, nearest->op = e.op, nearest->where = e.where;
 }
 
 }  // namespace
 
-void retire_to_older(CoreContext &c, ComputeWindow &w) {
+void retire_to_older(ComputeWindow &w) {
   const ComputeWindow::Entry &e = w.entries[w.pushed % kPipeQueueDepth];
-  const Step &x = c.steps[e.step];
-  for (const Touched &t : touched_by(x.access)) add_older(w, t, x, e.seq, e.where);
+  for (const Touched &t : touched_by(e.access)) add_older(w, t, e);
   w.fenced = w.pushed - kPipeQueueDepth + 1;
 }
 
@@ -242,7 +241,7 @@ void compute_waited_for(CoreContext &c, const Access &a) {
   for (ComputeWindow &w : c.compute) {
     bool ended = false;
     for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
-      if (!depends_on(a, c.steps[w.entries[j % kPipeQueueDepth].step].access)) continue;
+      if (!depends_on(a, w.entries[j % kPipeQueueDepth].access)) continue;
       w.fenced = j + 1;  // and so has every instruction before it on its pipe
       w.older_count = 0;
       ended = true;
@@ -306,10 +305,9 @@ bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
     const ComputeWindow &w = c.compute[pipe - kVectorPipe];
     for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
       const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
-      const Step &x = c.steps[e.step];
       Meeting m;
-      if (!meets(x.access, dst, src, &m)) continue;
-      waits |= check(kind_against_compute(m, nram_copy), m, x.op, e.seq, e.where, pipe);
+      if (!meets(e.access, dst, src, &m)) continue;
+      waits |= check(kind_against_compute(m, nram_copy), m, e.op, e.seq, e.where, pipe);
     }
     Meeting m;
     if (const ComputeWindow::Older *o = older_met(w, dst, src, &m))

@@ -126,9 +126,10 @@ struct PendingCopy {
 // still asks for a fence: the bytes they read and wrote are kept by range.
 struct ComputeWindow {
   struct Entry {
-    uint32_t step;      // its index in the core's steps
-    uint32_t seq;       // its instruction number in the task
+    Access access;      // what it reads and writes
+    const char *op;     // its intrinsic
     const char *where;  // its .mlu line, or null
+    uint32_t seq;       // its instruction number in the task
   };
   // Bytes older instructions read (or wrote), merged where they meet; the
   // newest instruction that touched them names them in reports.
@@ -147,8 +148,8 @@ struct ComputeWindow {
   bool empty() const { return pushed == fenced && older_count == 0; }
   // The queue is full: the next push moves its oldest entry to `older`.
   bool full() const { return pushed - fenced >= kPipeQueueDepth; }
-  void push(uint32_t step, uint32_t seq, const char *where) {
-    entries[pushed++ % kPipeQueueDepth] = {step, seq, where};
+  void push(const Step &step, uint32_t seq, const char *where) {
+    entries[pushed++ % kPipeQueueDepth] = {step.access, step.op, where, seq};
   }
   // Everything recorded so far has ended.
   void clear() {
@@ -363,8 +364,12 @@ struct CoreContext {
   const char *where = nullptr;  // .mlu line of the running intrinsic, if known
   SharedAccessLog *access_log = nullptr;  // the race check's, null when it is off
 
-  // What the stream did, in program order, for the timing model.
+  // What the stream did, in program order, for the timing model; nothing
+  // when the launch is not timed (MLUSIM_TIMING=off).
   StepLog steps;
+  bool timed = true;
+  // Instructions, fences and barriers so far, timed or not (the step limit's).
+  uint64_t steps_taken = 0;
   uint64_t issued = 0;  // instructions issued (names them in hazard messages)
   // Scalar code since the last recorded step, in cycles at scalar_prices, and
   // its NRAM accesses apart (a counter of their own keeps a loop's two
@@ -397,7 +402,7 @@ struct CoreContext {
   ComputeWindow compute[2];          // vector, tensor
   // The last intrinsic issued, for the watchdog's report (read by its thread).
   std::atomic<const char *> last_op{nullptr};
-  // Steps the core may record; the watchdog sets 0 to stop it at its next
+  // Steps the core may take (steps_taken); the watchdog sets 0 to stop it at its next
   // instruction (a fault thrown there unwinds cleanly, where a signal could
   // land inside a library call).
   std::atomic<size_t> step_limit{kMaxSteps};
@@ -483,8 +488,6 @@ void grow_log(CoreContext &c, std::vector<T> &log) {
 // Room for the core's next steps; first, when the timing model places steps
 // as they come, the core may wait while it does (runtime/scheduler.h).
 void next_step_chunk(CoreContext &c);
-// The first of the core's steps its hazard checks may still read.
-size_t first_step_needed(const CoreContext &c);
 [[noreturn]] void fault_alignment(const CoreContext &c, const char *op, const char *operand,
                                   const void *p, size_t bytes);
 // An element x of an intrinsic's input outside the range [lo, hi] Cambricon
@@ -508,7 +511,7 @@ bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool wr
 // a copy of another pipe.
 bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own);
 // The oldest instruction of window `w` (a full queue) moves to its older ranges.
-void retire_to_older(CoreContext &c, ComputeWindow &w);
+void retire_to_older(ComputeWindow &w);
 // A synchronous transfer (copy, fill, atomic) touching `a` is about to issue:
 // it waits for the compute instructions it depends on, which then, with every
 // instruction before them on their pipe, have ended.
@@ -615,11 +618,16 @@ inline void check_write(CoreContext &c, const char *op, const void *p, size_t by
                          own);
 }
 
-// Keeps one step for the timing model. A core that records more than
-// kMaxSteps (an endless loop, say) faults, and one the watchdog stops faults here.
+// Keeps one step for the timing model, if the launch is timed. A core that
+// takes more than kMaxSteps (an endless loop, say) faults, timed or not, and
+// one the watchdog stops faults here.
 inline void record(CoreContext &c, const Step &step) {
-  if (c.steps.size() >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
+  if (c.steps_taken++ >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
     detail::fault_too_many_steps(c, step.op);
+  if (!c.timed) {
+    c.scalar_cycles = c.scalar_nram_accesses = 0;
+    return;
+  }
   if (c.steps.full()) [[unlikely]]
     detail::next_step_chunk(c);
   c.steps.push(step).scalar_cycles =
@@ -647,8 +655,8 @@ inline void issue(CoreContext &c, const Step &step) {
   if (step.pipe == kVectorPipe || step.pipe == kTensorPipe) {
     ComputeWindow &w = c.compute[step.pipe - kVectorPipe];
     if (w.full()) [[unlikely]]
-      detail::retire_to_older(c, w);
-    w.push(static_cast<uint32_t>(c.steps.size() - 1), static_cast<uint32_t>(c.issued), c.where);
+      detail::retire_to_older(w);
+    w.push(step, static_cast<uint32_t>(c.issued), c.where);
   }
 }
 
