@@ -30,7 +30,10 @@ void run_case(benchmark::State &state, const cases::Shape &s, const cases::Probl
     omp::border_align_backward(s, p.grad_output.data(), p.boxes.data(), p.argmax_idx.data(),
                                grad_input.data());
   });
-  const mlusimReport_t report = handle.last_op_report();
+  const mlusimReport_t report = mlusim::perf::report_with_error_bars([&] {
+    device.run(handle);
+    return handle.last_op_report();
+  });
   mlusim::perf::set_device_counters(state, report);
   state.counters["atomic_elems"] = report.atomic_elements;  // the design's atomic work
   mlusim::perf::set_host_counters(state, sim_ms / state.iterations(), cpu_ms);

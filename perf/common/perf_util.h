@@ -33,6 +33,17 @@ double best_wall_ms(int reps, F &&f) {
   return best;
 }
 
+// The report of one more call, made under MLUSIM_TIMING=bars so that the
+// device counters carry the error bar; outside the measured loop, whose host
+// cost is that of the environment's mode ("on" unless MLUSIM_TIMING says).
+template <typename Call>
+mlusimReport_t report_with_error_bars(Call &&call) {
+  mlusimSetTiming("bars");
+  const mlusimReport_t report = call();
+  mlusimSetTiming(nullptr);
+  return report;
+}
+
 // The error bar's ends only when the run computed them (MLUSIM_TIMING=bars).
 inline void set_device_counters(benchmark::State &state, const mlusimReport_t &r) {
   state.counters["device_us"] = r.device_time_us;

@@ -59,6 +59,7 @@ void BM_DeformRoiPoolForward(benchmark::State &state, const Problem &p) {
                                  p.sampling_ratio, p.gamma);
   });
 
+  report = mlusim::perf::report_with_error_bars([&] { return call(Pipeline::kPingPong); });
   mlusim::perf::set_device_counters(state, report);
   state.counters["serial_device_us"] = serial_us;
   state.counters["pingpong_gain_x"] = serial_us / report.device_time_us;

@@ -50,7 +50,10 @@ void BM_MaskedIm2colForward(benchmark::State &state, const cases::Problem &p) {
   const std::vector<T> expected = p.expected<T>();
   if (std::memcmp(device.data_col().data(), expected.data(), expected.size() * sizeof(T)))
     state.SkipWithError("data_col differs from the CPU reference");
-  const mlusimReport_t report = handle.last_op_report();
+  const mlusimReport_t report = mlusim::perf::report_with_error_bars([&] {
+    run();
+    return handle.last_op_report();
+  });
   mlusim::perf::set_device_counters(state, report);
 
   // GDRAM traffic of the four steps against mlu-ops' theory IO.

@@ -31,7 +31,10 @@ void BM_Psamask(benchmark::State &state, bool backward, int psa_type, cases::Dim
   double sim_ms = 0;
   for (auto _ : state) sim_ms += mlusim::perf::wall_ms(call);
   mlusim::perf::set_memory_counters(state, peak);
-  mlusim::perf::set_device_counters(state, handle.last_op_report());
+  mlusim::perf::set_device_counters(state, mlusim::perf::report_with_error_bars([&] {
+                                      call();
+                                      return handle.last_op_report();
+                                    }));
 
   std::vector<float> plain(p.output_elements());
   const double cpu_ms = mlusim::perf::best_wall_ms(5, [&] {

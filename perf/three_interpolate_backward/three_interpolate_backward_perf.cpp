@@ -57,7 +57,10 @@ void run_case(benchmark::State &state, const Shape &k) {
     omp::three_interpolate_backward(p.grad_output, p.indices, p.weights, plain_out, k);
   });
 
-  const mlusimReport_t report = handle.last_op_report();
+  const mlusimReport_t report = mlusim::perf::report_with_error_bars([&] {
+    simulate();
+    return handle.last_op_report();
+  });
   mlusim::perf::set_device_counters(state, report);
   mlusim::perf::set_host_counters(state, sim_ms, cpu_ms);
   state.counters["diff1"] = d.diff1;
