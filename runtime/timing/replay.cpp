@@ -2,22 +2,20 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory_resource>
 #include <queue>
-#include <type_traits>
 #include <unordered_map>
 
-#include "runtime/logging.h"
 #include "mlusim/bang/detail/steps.h"
+#include "runtime/logging.h"
+#include "runtime/timing/replay/core.h"
+#include "runtime/timing/replay/costs.h"
 
 namespace mlusim::timing {
 namespace {
 
-constexpr double kUnknown = -1;  // an end that waits on a GDRAM transfer still moving
-constexpr double kNever = std::numeric_limits<double>::infinity();
 constexpr uint32_t kQueueDepth = kPipeQueueDepth;
 
 bool is_instruction(StepKind k) {
@@ -28,90 +26,6 @@ bool is_instruction(StepKind k) {
 // The DMA queues keep several requests under way (Prices::dma_in_flight); the
 // compute pipes run one instruction at a time.
 bool is_dma(int pipe) { return pipe == kIoPipe || pipe == kMovePipe; }
-
-// A memory core has a scratch; its steps there were skipped.
-bool has_scratch(const CoreSteps &c) { return c.scratch[0].bytes + c.scratch[1].bytes > 0; }
-
-// A memory core's step in its NRAM or WRAM scratch: skipped there.
-bool skipped(const AddressRange (&scratch)[2], const Step &s) {
-  return touches(s.access, scratch[0].lo, scratch[0].lo + scratch[0].bytes) ||
-         touches(s.access, scratch[1].lo, scratch[1].lo + scratch[1].bytes);
-}
-
-// One side of a copy lies in one run when its segments follow each other
-// (stride == size, or one segment); otherwise each segment is a run of its own.
-bool one_run(uintptr_t lo, uintptr_t hi, const Step &s) {
-  return s.count <= 1 || hi - lo == s.amount * s.count;
-}
-
-// One instruction on its pipe, from issue until the stream's time passes its end.
-struct Node {
-  const Step *step;
-  double issue, ready, start, end;
-  double after;                       // the known ends it waits for
-  uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
-  uint8_t waiting;                    // the pipes whose waits_for entry is still to be resolved
-  bool async;                         // step->async, at hand for the searches over a pipe
-  uint32_t index;                     // step's, in its core's log
-  int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
-  int64_t atomic_cell;                // an atomic's own cell in Model::atomic_ends_
-  double bytes_from;                  // a DMA request: when its latency has passed
-  uint64_t sync_before;               // synchronous instructions issued on its pipe before it
-  bool behind;                        // its bytes wait for the request before it, still moving
-
-  // A node for step s issued at `at` (waits_for is read only where waiting says).
-  void reset(const Step &s, size_t at_index, double at, uint64_t sync_issued) {
-    step = &s;
-    index = static_cast<uint32_t>(at_index);
-    issue = at;
-    ready = start = end = kUnknown;
-    after = 0;
-    waiting = 0;
-    async = s.async;
-    atomic_before = atomic_cell = -1;
-    bytes_from = 0;
-    sync_before = sync_issued;
-    behind = false;
-  }
-};
-
-// Rings hold nodes in room no constructor ran on.
-static_assert(std::is_trivially_default_constructible_v<Node> && std::is_trivially_copyable_v<Node>);
-
-// A pipe's instructions not yet retired, by sequence number: a ring that grows
-// when async copies pile up beyond its size (and takes its first room on its
-// first instruction: most pipes of most cores of a short launch hold none).
-class PipeRing {
- public:
-  uint64_t head() const { return head_; }  // oldest held
-  uint64_t tail() const { return tail_; }  // next to issue
-  bool holds(uint64_t seq) const { return seq >= head_ && seq < tail_; }
-  bool full() const { return tail_ - head_ == capacity_; }
-  Node &at(uint64_t seq) { return nodes_[seq & mask_]; }
-  const Node &at(uint64_t seq) const { return nodes_[seq & mask_]; }
-  // Room comes from `arena`, the replay's: it is freed with the replay, not
-  // ring by ring (a launch on every core takes hundreds of rings per replay).
-  Node &push(std::pmr::memory_resource &arena) {
-    if (full()) grow(arena);
-    return at(tail_++);
-  }
-  void pop() { ++head_; }
-
- private:
-  // The room is not zeroed: push()'s caller resets every node it hands out
-  // (a ring's first room is 4 KiB, taken per pipe, core and replay).
-  void grow(std::pmr::memory_resource &arena) {
-    const uint64_t capacity = capacity_ == 0 ? 32 : capacity_ * 2;
-    auto *bigger = static_cast<Node *>(arena.allocate(capacity * sizeof(Node), alignof(Node)));
-    for (uint64_t s = head_; s < tail_; ++s) bigger[s & (capacity - 1)] = at(s);
-    nodes_ = bigger;
-    capacity_ = capacity;
-    mask_ = capacity_ - 1;
-  }
-  Node *nodes_ = nullptr;
-  uint64_t capacity_ = 0, mask_ = 0;  // kept at hand: at() runs at every step
-  uint64_t head_ = 0, tail_ = 0;
-};
 
 // A GDRAM transfer moving its bytes at its share of the bandwidth.
 struct Transfer {
@@ -137,30 +51,6 @@ struct Pending {  // a transfer whose bytes begin to move at `time`
   double time;
   Transfer transfer;
   bool operator>(const Pending &o) const { return time > o.time; }
-};
-
-struct Core {
-  const StepLog *log;
-  StepLog::Reader steps;  // the log's held steps, as of the last place()
-  size_t count;   // of steps recorded so far
-  bool complete;  // no more to come
-  int cluster;
-  bool traced;
-  bool has_scratch;
-  AddressRange scratch[2];  // a memory core's skipped steps touch these
-  size_t next = 0;
-  double now = 0;
-  PipeRing pipe[kPipeCount];
-  uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
-  uint64_t sync_issued[kPipeCount] = {};
-  uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
-  uint32_t syncs_running = 0;  // the pipes that may hold a synchronous one still running
-  double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
-  uint64_t ended[kPipeCount] = {};      // instructions whose end is known, per pipe
-  double latest_end[kPipeCount] = {};   // the latest of those ends
-  enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
-  size_t scalar_done = 0;  // 1 + the step whose scalar code the stream ran last
-  CoreTiming out;
 };
 
 struct Meeting {  // one barrier instance on its way to complete
@@ -439,10 +329,6 @@ class Model {
     if (k.traced) trace(k, TraceEvent{n.step, p, n.issue, n.ready, n.start, end, false});
   }
 
-  // Out of line: only traced cores keep events, and the push's code would
-  // weigh on every step of the others (registers saved, the stack aligned).
-  [[gnu::cold]] static void trace(Core &k, const TraceEvent &e) { k.out.events.push_back(e); }
-
   // Forgets pipe p's instructions that ended by the stream's time, and before
   // any instruction not placed yet was issued (it may wait for them).
   void retire(Core &k, Pipe p) {
@@ -534,16 +420,12 @@ class Model {
     const Step &s = *n.step;
     switch (s.kind) {
       case StepKind::kVector:
-        return finish_node(k, n, n.start + prices_.vector_latency +
-                                     std::ceil(static_cast<double>(s.amount) /
-                                               prices_.vector_bytes_per_cycle));
+        return finish_node(k, n, n.start + prices_.vector_latency + vector_cycles(prices_, s));
       case StepKind::kTensor:
-        return finish_node(k, n, n.start + prices_.vector_latency +
-                                     std::ceil(static_cast<double>(s.amount) /
-                                               prices_.matrix_macs_per_cycle[s.rate]));
+        return finish_node(k, n, n.start + prices_.vector_latency + tensor_cycles(prices_, s));
       case StepKind::kOnchipCopy: {  // after the latency, its bytes follow the request before
         const double from = std::max(n.start + prices_.onchip_latency, end_before(k.pipe[p], seq));
-        return finish_node(k, n, from + onchip_cycles(s));
+        return finish_node(k, n, from + onchip_cycles(prices_, s));
       }
       default: {  // GDRAM: after the latency its bytes share the bandwidth
         n.end = kUnknown;
@@ -566,7 +448,7 @@ class Model {
 
   // A request's GDRAM bytes start to share the bandwidth at `from`.
   void move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from) {
-    const double bytes = gdram_bytes(*n.step);
+    const double bytes = gdram_bytes(prices_, *n.step);
     if (bytes <= 0) return complete(core, p, seq, from);
     const Transfer t{core, p, seq, k.cluster, bytes};
     if (from <= now_) {
@@ -574,30 +456,6 @@ class Model {
     } else {
       begins_.push(Pending{from, t});
     }
-  }
-
-  // An on-chip copy moves each run in whole cycles of the copy width: a strided
-  // copy pays per segment, as the vector unit pays per instruction.
-  double onchip_cycles(const Step &s) const {
-    const double width = prices_.onchip_bytes_per_cycle;
-    const Access &a = s.access;
-    const bool one = one_run(a.w_lo, a.w_hi, s) && one_run(a.r0_lo, a.r0_hi, s);
-    if (one) return std::ceil(static_cast<double>(s.amount) * s.count / width);
-    return s.count * std::ceil(static_cast<double>(s.amount) / width);
-  }
-
-  // What a GDRAM request costs in bytes of bandwidth (guide 5.3.3): its 64-B
-  // blocks; a strided side pays gdram_segment_bytes per segment beyond the
-  // first; a written byte costs 1 + gdram_write_extra read bytes; a partly
-  // written block is read first.
-  double gdram_bytes(const Step &s) const {
-    const Access &a = s.access;
-    const double segments = s.count > 1 ? s.count - 1.0 : 0.0;
-    const double seg = prices_.gdram_segment_bytes;
-    double read = 64.0 * s.blocks.read, written = 64.0 * s.blocks.written;
-    if (s.blocks.read > 0 && !one_run(a.r0_lo, a.r0_hi, s)) read += segments * seg;
-    if (s.blocks.written > 0 && !one_run(a.w_lo, a.w_hi, s)) written += segments * seg;
-    return read + written * (1 + prices_.gdram_write_extra) + 64.0 * s.blocks.partial;
   }
 
   // An end the core may wait for became known: resolve_dirty() places what
