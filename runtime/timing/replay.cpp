@@ -10,6 +10,7 @@
 
 #include "mlusim/bang/detail/steps.h"
 #include "runtime/logging.h"
+#include "runtime/timing/replay/bandwidth.h"
 #include "runtime/timing/replay/core.h"
 #include "runtime/timing/replay/costs.h"
 
@@ -27,17 +28,6 @@ bool is_instruction(StepKind k) {
 // compute pipes run one instruction at a time.
 bool is_dma(int pipe) { return pipe == kIoPipe || pipe == kMovePipe; }
 
-// A GDRAM transfer moving its bytes at its share of the bandwidth.
-struct Transfer {
-  int core;
-  Pipe pipe;
-  uint64_t seq;
-  int cluster;
-  double remaining;  // bytes
-  double rate = 0;   // bytes per cycle
-  double done = 0;   // when its last byte moves at this rate
-};
-
 // A core's stream runs next at `time`; of two at the same time, the lower
 // core first. (The order a pair would give, without its three-way
 // comparison: the ready queue compares at every turn.)
@@ -45,12 +35,6 @@ struct Turn {
   double time;
   int core;
   bool operator>(const Turn &o) const { return time != o.time ? time > o.time : core > o.core; }
-};
-
-struct Pending {  // a transfer whose bytes begin to move at `time`
-  double time;
-  Transfer transfer;
-  bool operator>(const Pending &o) const { return time > o.time; }
 };
 
 struct Meeting {  // one barrier instance on its way to complete
@@ -69,11 +53,13 @@ class Model {
   // one.
   Model(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
         const Prices &prices, bool keeps_trace)
-      : prices_(prices), out_(input.size()), replayed_(input.size(), -1) {
+      : prices_(prices),
+        out_(input.size()),
+        replayed_(input.size(), -1),
+        bandwidth_(prices, clusters_of(input)) {
     cores_.reserve(input.size());  // one allocation, touched only as far as used
     for (size_t i = 0; i < input.size(); ++i) {
       const CoreSteps &c = input[i];
-      clusters_ = std::max(clusters_, c.cluster + 1);
       const bool traced = c.traced && keeps_trace;
       if (complete[i] && !traced && ends_without_instructions(c, out_[i])) continue;
       replayed_[i] = static_cast<int>(cores_.size());
@@ -89,10 +75,6 @@ class Model {
       std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
     }
     dirty_.assign((cores_.size() + 63) / 64, 0);
-    per_cluster_.assign(static_cast<size_t>(clusters_), 0);
-    capped_.assign(static_cast<size_t>(clusters_), 0);
-    cluster_rate_.assign(static_cast<size_t>(clusters_), 0);
-    moving_at_.assign(static_cast<size_t>(clusters_), 0);
     schedule_all();
   }
 
@@ -157,17 +139,11 @@ class Model {
   // Moves to the next moment something happens; false when nothing is left.
   bool advance() {
     const double t_core = ready_.empty() ? kNever : ready_.top().time;
-    const double next =
-        std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done()});
+    const double next = std::min({t_core, bandwidth_.next_begin(), bandwidth_.next_done(now_)});
     if (next == kNever) return false;
     const double t = std::max(next, now_);  // a core queued earlier runs now
-    if (t > now_)  // most rounds run a core at the time reached
-      for (Transfer &x : active_) x.remaining -= x.rate * (t - now_);
+    bandwidth_.elapse(now_, t);
     now_ = t;
-    while (!begins_.empty() && begins_.top().time <= now_) {
-      start_moving(begins_.top().transfer);
-      begins_.pop();
-    }
     if (complete_transfers()) resolve_dirty();
     if (t_core <= now_ && !ready_.empty() && ready_.top().time <= now_) {
       const int core = ready_.top().core;
@@ -209,92 +185,19 @@ class Model {
     return true;
   }
 
-  // The set of moving transfers changed: their shares are worked out when
-  // next read, once for every change at one moment (several requests often
-  // begin or end together). share_bandwidth() depends only on the set and
-  // the time, which moves only after a read: the same shares as working
-  // them out at every change.
-  void shares_changed() { shares_stale_ = true; }
-
-  // The earliest end of the active transfers, at shares up to date.
-  double next_done() {
-    if (shares_stale_) share_bandwidth();
-    return next_done_;
+  // How many clusters the launch's cores belong to (each has its bandwidth cap).
+  static int clusters_of(const std::vector<CoreSteps> &input) {
+    int clusters = 1;
+    for (const CoreSteps &c : input) clusters = std::max(clusters, c.cluster + 1);
+    return clusters;
   }
 
-  // A transfer's bytes begin to move now: the shares change.
-  void start_moving(const Transfer &t) {
-    active_.push_back(t);
-    const int c = t.cluster;
-    if (per_cluster_[c]++ == 0) {
-      moving_at_[c] = moving_.size();
-      moving_.push_back(c);
-    }
-    shares_changed();
-  }
-
-  // Transfer i of active_ moved its last byte (the caller says the shares changed).
-  void stop_moving(size_t i) {
-    const int c = active_[i].cluster;
-    active_[i] = active_.back();
-    active_.pop_back();
-    if (--per_cluster_[c] > 0) return;
-    const int last = moving_.back();
-    moving_[moving_at_[c]] = last;
-    moving_at_[last] = moving_at_[c];
-    moving_.pop_back();
-  }
-
-  // Equal shares of the device's bandwidth, no cluster above its cap: the
-  // capped clusters' transfers split the cap, the others what is left. In
-  // what order the clusters are looked at does not matter, as each round
-  // caps every cluster above the round's share (and every cap takes the same
-  // amount from what is left). Which clusters move data, and how many
-  // transfers each, is kept as transfers begin and end: only those clusters
-  // are looked at, and each once, however many transfers it has.
-  void share_bandwidth() {
-    shares_stale_ = false;
-    const double cap = prices_.cluster_bytes_per_cycle;
-    double left = prices_.gdram_bytes_per_cycle;
-    size_t sharing = active_.size();
-    for (bool changed = true; changed && sharing > 0;) {
-      changed = false;
-      const double share = left / static_cast<double>(sharing);
-      for (const int c : moving_) {
-        if (capped_[c] || share * per_cluster_[c] <= cap) continue;
-        capped_[c] = 1;
-        left -= cap;
-        sharing -= static_cast<size_t>(per_cluster_[c]);
-        changed = true;
-      }
-    }
-    const double share = sharing > 0 ? left / static_cast<double>(sharing) : 0;
-    for (const int c : moving_) {
-      cluster_rate_[c] = capped_[c] ? cap / per_cluster_[c] : share;
-      capped_[c] = 0;
-    }
-    next_done_ = kNever;
-    for (Transfer &x : active_) {
-      x.rate = cluster_rate_[x.cluster];
-      x.done = now_ + x.remaining / x.rate;
-      next_done_ = std::min(next_done_, x.done);
-    }
-  }
-
+  // The transfers that moved their last byte now end their requests; true if any did.
   bool complete_transfers() {
-    if (next_done() > now_) return false;  // the common case: none ends now
-    finished_.clear();
-    for (size_t i = 0; i < active_.size();) {
-      if (active_[i].done > now_) {
-        ++i;
-        continue;
-      }
-      finished_.push_back(active_[i]);
-      stop_moving(i);
-    }
-    for (const Transfer &x : finished_) complete(x.core, x.pipe, x.seq, now_);
-    if (!finished_.empty()) shares_changed();
-    return !finished_.empty();
+    if (!bandwidth_.any_done(now_)) return false;  // the common case: none ends now
+    const std::vector<Transfer> &done = bandwidth_.take_done(now_);
+    for (const Transfer &x : done) complete(x.core, x.pipe, x.seq, now_);
+    return !done.empty();
   }
 
   // A GDRAM request's last byte moved at `end`: the next request of its queue
@@ -450,12 +353,7 @@ class Model {
   void move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from) {
     const double bytes = gdram_bytes(prices_, *n.step);
     if (bytes <= 0) return complete(core, p, seq, from);
-    const Transfer t{core, p, seq, k.cluster, bytes};
-    if (from <= now_) {
-      start_moving(t);
-    } else {
-      begins_.push(Pending{from, t});
-    }
+    bandwidth_.begin(Transfer{core, p, seq, k.cluster, bytes}, from, now_);
   }
 
   // An end the core may wait for became known: resolve_dirty() places what
@@ -534,7 +432,7 @@ class Model {
   // to one block at one cycle go in the order of their cores, whatever order
   // the replay reached them in.
   bool others_first(int core, double t) {
-    if (next_done() <= t || (!begins_.empty() && begins_.top().time <= t)) return true;
+    if (bandwidth_.next_done(now_) <= t || bandwidth_.next_begin() <= t) return true;
     if (ready_.empty()) return false;
     const Turn &next = ready_.top();
     return next.time < t || (next.time == t && next.core < core);
@@ -733,20 +631,10 @@ class Model {
   std::vector<int> replayed_;         // per core of the launch, its replayed index or -1
   std::vector<Core> cores_;           // the cores with an instruction to place
   std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
-  int clusters_ = 1;
   double now_ = 0;
   using ReadyQueue = std::priority_queue<Turn, std::vector<Turn>, std::greater<>>;
   ReadyQueue ready_;  // cores whose stream runs next, by time
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> begins_;
-  std::vector<Transfer> active_;
-  std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
-  double next_done_ = kNever;  // the earliest `done` of the active transfers
-  bool shares_stale_ = false;  // next_done_, rates and dones await share_bandwidth()
-  std::vector<int> per_cluster_;  // the active transfers of each cluster
-  std::vector<uint8_t> capped_;  // share_bandwidth()'s, zero between its calls (not vector<bool>)
-  std::vector<double> cluster_rate_;  // share_bandwidth()'s rate per transfer of each cluster
-  std::vector<int> moving_;           // the clusters with an active transfer, in no order
-  std::vector<size_t> moving_at_;     // per cluster in moving_, its place there
+  Bandwidth bandwidth_;
   std::unordered_map<uint64_t, Meeting> meetings_;
   std::vector<double> atomic_ends_;                     // per atomic, its end
   std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
