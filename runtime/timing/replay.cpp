@@ -10,6 +10,7 @@
 
 #include "mlusim/bang/detail/steps.h"
 #include "runtime/logging.h"
+#include "runtime/timing/replay/atomics.h"
 #include "runtime/timing/replay/bandwidth.h"
 #include "runtime/timing/replay/core.h"
 #include "runtime/timing/replay/costs.h"
@@ -208,9 +209,7 @@ class Model {
     finish_node(k, n, end);
     mark_dirty(core);
     if (n.atomic_cell >= 0) {  // the next atomic to its block may start now
-      atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
-      if (const int waiter = atomic_waiter_[static_cast<size_t>(n.atomic_cell)]; waiter >= 0)
-        mark_dirty(waiter);
+      if (const int waiter = atomics_.ended(n); waiter >= 0) mark_dirty(waiter);
     }
     if (seq + 1 >= k.placed[p]) return;  // the next one is not placed yet: it will see this end
     Node &next = k.pipe[p].at(seq + 1);
@@ -258,12 +257,7 @@ class Model {
         n.after = std::max(n.after, end);
       }
     }
-    if (n.atomic_before >= 0) {
-      const double end = atomic_ends_[static_cast<size_t>(n.atomic_before)];
-      if (end == kUnknown) return kUnknown;
-      n.after = std::max(n.after, end);
-      n.atomic_before = -1;
-    }
+    if (n.atomic_before >= 0 && !atomics_.before_ended(n)) return kUnknown;
     return n.after;
   }
 
@@ -473,7 +467,7 @@ class Model {
       ++k.sync_issued[s.pipe];
       k.syncs_running |= 1u << s.pipe;
     }
-    if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
+    if (s.kind == StepKind::kAtomic) atomics_.serialise(core, n);
     ++k.next;
     if (rest_placed) {  // the common case: the new one is the only one left to place
       place_next(core, k, s.pipe);
@@ -599,27 +593,6 @@ class Model {
     k.state = Core::kDone;
   }
 
-  // ---- atomics to one block run one after another ------------------------------
-
-  // Every atomic gets a cell for its end; the last one to each 64-byte block
-  // (by its first byte) is the one the next atomic there waits for.
-  void atomic_serialise(int core, Node &n) {
-    const auto id = static_cast<int64_t>(atomic_ends_.size());
-    atomic_ends_.push_back(kUnknown);
-    atomic_waiter_.push_back(-1);
-    n.atomic_cell = id;
-    auto [it, fresh] = last_atomic_.try_emplace(n.step->access.w_lo >> 6, id);
-    if (fresh) return;
-    const double before = atomic_ends_[static_cast<size_t>(it->second)];
-    if (before != kUnknown) {
-      n.after = std::max(n.after, before);
-    } else {
-      n.atomic_before = it->second;
-      atomic_waiter_[static_cast<size_t>(it->second)] = core;
-    }
-    it->second = id;
-  }
-
   const Prices prices_;
   size_t recorded_ = 0, rounds_ = 0;  // steps given to place(), rounds of advance()
   bool gave_up_ = false;
@@ -636,9 +609,7 @@ class Model {
   ReadyQueue ready_;  // cores whose stream runs next, by time
   Bandwidth bandwidth_;
   std::unordered_map<uint64_t, Meeting> meetings_;
-  std::vector<double> atomic_ends_;                     // per atomic, its end
-  std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
-  std::vector<int> atomic_waiter_;  // per atomic, the core whose next atomic waits for it, or -1
+  AtomicOrder atomics_;
 };
 
 }  // namespace

@@ -33,7 +33,7 @@ struct Node {
   bool async;                         // step->async, at hand for the searches over a pipe
   uint32_t index;                     // step's, in its core's log
   int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
-  int64_t atomic_cell;                // an atomic's own cell in Model::atomic_ends_
+  int64_t atomic_cell;                // an atomic's own cell in AtomicOrder (atomics.h)
   double bytes_from;                  // a DMA request: when its latency has passed
   uint64_t sync_before;               // synchronous instructions issued on its pipe before it
   bool behind;                        // its bytes wait for the request before it, still moving
