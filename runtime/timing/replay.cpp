@@ -1,899 +1,122 @@
+// The replay's entry points (runtime/timing/replay.h). The model itself is in
+// runtime/timing/replay/, one concern a header, all included here alone: one
+// translation unit, so that the compiler inlines across the parts.
 #include "runtime/timing/replay.h"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
-#include <functional>
+#include <iterator>
 #include <limits>
-#include <memory_resource>
-#include <queue>
-#include <type_traits>
-#include <unordered_map>
+#include <memory>
+#include <utility>
 
-#include "runtime/logging.h"
 #include "mlusim/bang/detail/steps.h"
+#include "runtime/logging.h"
+#include "runtime/timing/replay/clock.h"
+#include "runtime/timing/replay/model.h"
+#include "runtime/timing/replay/pipes.h"
+#include "runtime/timing/replay/stream.h"
 
 namespace mlusim::timing {
 namespace {
 
-constexpr double kUnknown = -1;  // an end that waits on a GDRAM transfer still moving
-constexpr double kNever = std::numeric_limits<double>::infinity();
-constexpr uint32_t kQueueDepth = kPipeQueueDepth;
-
-bool is_instruction(StepKind k) {
-  return k == StepKind::kVector || k == StepKind::kTensor || k == StepKind::kOnchipCopy ||
-         k == StepKind::kGdramCopy || k == StepKind::kAtomic;
+inline Model::Model(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
+                    const Prices &prices, bool keeps_trace)
+    : prices_(prices),
+      out_(input.size()),
+      replayed_(input.size(), -1),
+      bandwidth_(prices, clusters_of(input)) {
+  cores_.reserve(input.size());  // one allocation, touched only as far as used
+  for (size_t i = 0; i < input.size(); ++i) {
+    const CoreSteps &c = input[i];
+    const bool traced = c.traced && keeps_trace;
+    if (complete[i] && !traced && ends_without_instructions(c, out_[i])) continue;
+    add_core(i, c, traced);
+  }
+  dirty_.assign((cores_.size() + 63) / 64, 0);
+  schedule_all();
 }
 
-// The DMA queues keep several requests under way (Prices::dma_in_flight); the
-// compute pipes run one instruction at a time.
-bool is_dma(int pipe) { return pipe == kIoPipe || pipe == kMovePipe; }
-
-// A memory core has a scratch; its steps there were skipped.
-bool has_scratch(const CoreSteps &c) { return c.scratch[0].bytes + c.scratch[1].bytes > 0; }
-
-// A memory core's step in its NRAM or WRAM scratch: skipped there.
-bool skipped(const AddressRange (&scratch)[2], const Step &s) {
-  return touches(s.access, scratch[0].lo, scratch[0].lo + scratch[0].bytes) ||
-         touches(s.access, scratch[1].lo, scratch[1].lo + scratch[1].bytes);
+// How many clusters the launch's cores belong to (each has its bandwidth cap).
+inline int Model::clusters_of(const std::vector<CoreSteps> &input) {
+  int clusters = 1;
+  for (const CoreSteps &c : input) clusters = std::max(clusters, c.cluster + 1);
+  return clusters;
 }
 
-// One side of a copy lies in one run when its segments follow each other
-// (stride == size, or one segment); otherwise each segment is a run of its own.
-bool one_run(uintptr_t lo, uintptr_t hi, const Step &s) {
-  return s.count <= 1 || hi - lo == s.amount * s.count;
+// Core `launch_index` of the launch gets the next replayed index.
+inline void Model::add_core(size_t launch_index, const CoreSteps &c, bool traced) {
+  replayed_[launch_index] = static_cast<int>(cores_.size());
+  launch_index_.push_back(launch_index);
+  cores_.emplace_back();
+  Core &k = cores_.back();
+  k.log = c.steps;
+  k.count = 0;
+  k.complete = false;
+  k.cluster = c.cluster;
+  k.traced = traced;
+  k.has_scratch = has_scratch(c);
+  std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
 }
 
-// One instruction on its pipe, from issue until the stream's time passes its end.
-struct Node {
-  const Step *step;
-  double issue, ready, start, end;
-  double after;                       // the known ends it waits for
-  uint64_t waits_for[kPipeCount];     // per other pipe, the latest instruction it waits for
-  uint8_t waiting;                    // the pipes whose waits_for entry is still to be resolved
-  bool async;                         // step->async, at hand for the searches over a pipe
-  uint32_t index;                     // step's, in its core's log
-  int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
-  int64_t atomic_cell;                // an atomic's own cell in Model::atomic_ends_
-  double bytes_from;                  // a DMA request: when its latency has passed
-  uint64_t sync_before;               // synchronous instructions issued on its pipe before it
-  bool behind;                        // its bytes wait for the request before it, still moving
-
-  // A node for step s issued at `at` (waits_for is read only where waiting says).
-  void reset(const Step &s, size_t at_index, double at, uint64_t sync_issued) {
-    step = &s;
-    index = static_cast<uint32_t>(at_index);
-    issue = at;
-    ready = start = end = kUnknown;
-    after = 0;
-    waiting = 0;
-    async = s.async;
-    atomic_before = atomic_cell = -1;
-    bytes_from = 0;
-    sync_before = sync_issued;
-    behind = false;
+inline bool Model::place(const std::vector<uint8_t> &complete, size_t rounds) {
+  take_recorded(complete);
+  if (starved_ >= 0) {
+    const Core &k = cores_[static_cast<size_t>(starved_)];
+    if (k.next == k.count && !k.complete) return true;
+    const int core = starved_;
+    starved_ = -1;
+    run_core(core);
   }
-};
-
-// Rings hold nodes in room no constructor ran on.
-static_assert(std::is_trivially_default_constructible_v<Node> && std::is_trivially_copyable_v<Node>);
-
-// A pipe's instructions not yet retired, by sequence number: a ring that grows
-// when async copies pile up beyond its size (and takes its first room on its
-// first instruction: most pipes of most cores of a short launch hold none).
-class PipeRing {
- public:
-  uint64_t head() const { return head_; }  // oldest held
-  uint64_t tail() const { return tail_; }  // next to issue
-  bool holds(uint64_t seq) const { return seq >= head_ && seq < tail_; }
-  bool full() const { return tail_ - head_ == capacity_; }
-  Node &at(uint64_t seq) { return nodes_[seq & mask_]; }
-  const Node &at(uint64_t seq) const { return nodes_[seq & mask_]; }
-  // Room comes from `arena`, the replay's: it is freed with the replay, not
-  // ring by ring (a launch on every core takes hundreds of rings per replay).
-  Node &push(std::pmr::memory_resource &arena) {
-    if (full()) grow(arena);
-    return at(tail_++);
+  // Every round of advance() moves a core or a transfer on; far more rounds
+  // than steps can only be a fault of the model itself: stop, say so.
+  for (size_t left = rounds; starved_ < 0 && !gave_up_;) {
+    if (left-- == 0) return false;
+    if (!advance()) return true;
+    if (++rounds_ > 64 * recorded_ + 4096) give_up();
   }
-  void pop() { ++head_; }
+  return true;
+}
 
- private:
-  // The room is not zeroed: push()'s caller resets every node it hands out
-  // (a ring's first room is 4 KiB, taken per pipe, core and replay).
-  void grow(std::pmr::memory_resource &arena) {
-    const uint64_t capacity = capacity_ == 0 ? 32 : capacity_ * 2;
-    auto *bigger = static_cast<Node *>(arena.allocate(capacity * sizeof(Node), alignof(Node)));
-    for (uint64_t s = head_; s < tail_; ++s) bigger[s & (capacity - 1)] = at(s);
-    nodes_ = bigger;
-    capacity_ = capacity;
-    mask_ = capacity_ - 1;
+// Every core reads the steps recorded since the last place(), and whether it
+// records more.
+inline void Model::take_recorded(const std::vector<uint8_t> &complete) {
+  for (size_t i = 0; i < cores_.size(); ++i) {
+    Core &k = cores_[i];
+    recorded_ += k.log->size() - k.count;
+    k.count = k.log->size();
+    k.steps = k.log->reader();
+    k.complete = complete[launch_index_[i]] != 0;
   }
-  Node *nodes_ = nullptr;
-  uint64_t capacity_ = 0, mask_ = 0;  // kept at hand: at() runs at every step
-  uint64_t head_ = 0, tail_ = 0;
-};
+}
 
-// A GDRAM transfer moving its bytes at its share of the bandwidth.
-struct Transfer {
-  int core;
-  Pipe pipe;
-  uint64_t seq;
-  int cluster;
-  double remaining;  // bytes
-  double rate = 0;   // bytes per cycle
-  double done = 0;   // when its last byte moves at this rate
-};
+// The model made no progress: every core ends where it stands.
+inline void Model::give_up() {
+  log::runtime().error("timing model: no progress after {} rounds on {} steps; the "
+                       "launch's device time is what was reached",
+                       rounds_, recorded_);
+  for (Core &k : cores_) k.out.finish = std::max(k.out.finish, std::max(k.now, now_));
+  gave_up_ = true;
+}
 
-// A core's stream runs next at `time`; of two at the same time, the lower
-// core first. (The order a pair would give, without its three-way
-// comparison: the ready queue compares at every turn.)
-struct Turn {
-  double time;
-  int core;
-  bool operator>(const Turn &o) const { return time != o.time ? time > o.time : core > o.core; }
-};
+inline size_t Model::first_needed(size_t core) const {
+  if (replayed_[core] < 0) return std::numeric_limits<size_t>::max();
+  const Core &k = cores_[static_cast<size_t>(replayed_[core])];
+  if (k.traced) return 0;
+  size_t first = k.next;
+  for (const PipeRing &q : k.pipe)
+    if (q.head() < q.tail()) first = std::min<size_t>(first, q.at(q.head()).index);
+  return first;
+}
 
-struct Pending {  // a transfer whose bytes begin to move at `time`
-  double time;
-  Transfer transfer;
-  bool operator>(const Pending &o) const { return time > o.time; }
-};
-
-struct Core {
-  const StepLog *log;
-  StepLog::Reader steps;  // the log's held steps, as of the last place()
-  size_t count;   // of steps recorded so far
-  bool complete;  // no more to come
-  int cluster;
-  bool traced;
-  bool has_scratch;
-  AddressRange scratch[2];  // a memory core's skipped steps touch these
-  size_t next = 0;
-  double now = 0;
-  PipeRing pipe[kPipeCount];
-  uint64_t placed[kPipeCount] = {};  // instructions with a known start, per pipe
-  uint64_t sync_issued[kPipeCount] = {};
-  uint64_t running_from[kPipeCount] = {};  // no synchronous one before it still runs
-  uint32_t syncs_running = 0;  // the pipes that may hold a synchronous one still running
-  double busy_until[kPipeCount] = {};  // a pipe's requests overlap: busy time counts once
-  uint64_t ended[kPipeCount] = {};      // instructions whose end is known, per pipe
-  double latest_end[kPipeCount] = {};   // the latest of those ends
-  enum State { kRunning, kBlocked, kAtBarrier, kDone } state = kRunning;
-  size_t scalar_done = 0;  // 1 + the step whose scalar code the stream ran last
-  CoreTiming out;
-};
-
-struct Meeting {  // one barrier instance on its way to complete
-  uint32_t arrived = 0;
-  double latest = 0;
-  std::vector<int> cores;
-};
-
-// The replay itself (internal, so that its one-call helpers are inlined:
-// the per-step work is spread over them).
-class Model {
- public:
-  // Only the cores with an instruction to place (or a trace to keep) get a
-  // replay state of their own, numbered in the launch's order (a lower
-  // number still goes first at a tie). A core still recording may yet have
-  // one.
-  Model(const std::vector<CoreSteps> &input, const std::vector<uint8_t> &complete,
-        const Prices &prices, bool keeps_trace)
-      : prices_(prices), out_(input.size()), replayed_(input.size(), -1) {
-    cores_.reserve(input.size());  // one allocation, touched only as far as used
-    for (size_t i = 0; i < input.size(); ++i) {
-      const CoreSteps &c = input[i];
-      clusters_ = std::max(clusters_, c.cluster + 1);
-      const bool traced = c.traced && keeps_trace;
-      if (complete[i] && !traced && ends_without_instructions(c, out_[i])) continue;
-      replayed_[i] = static_cast<int>(cores_.size());
-      launch_index_.push_back(i);
-      cores_.emplace_back();
-      Core &k = cores_.back();
-      k.log = c.steps;
-      k.count = 0;
-      k.complete = false;
-      k.cluster = c.cluster;
-      k.traced = traced;
-      k.has_scratch = has_scratch(c);
-      std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
-    }
-    dirty_.assign((cores_.size() + 63) / 64, 0);
-    per_cluster_.assign(static_cast<size_t>(clusters_), 0);
-    capped_.assign(static_cast<size_t>(clusters_), 0);
-    cluster_rate_.assign(static_cast<size_t>(clusters_), 0);
-    moving_at_.assign(static_cast<size_t>(clusters_), 0);
-    schedule_all();
-  }
-
-  // Places what the steps recorded so far allow, from where the last call
-  // stopped: the core it stopped at goes on first, as it would have then.
-  // Stops after about `rounds` rounds of the clock (false: more to place).
-  bool place(const std::vector<uint8_t> &complete, size_t rounds) {
-    for (size_t i = 0; i < cores_.size(); ++i) {
-      Core &k = cores_[i];
-      recorded_ += k.log->size() - k.count;
-      k.count = k.log->size();
-      k.steps = k.log->reader();
-      k.complete = complete[launch_index_[i]] != 0;
-    }
-    if (starved_ >= 0) {
-      const Core &k = cores_[static_cast<size_t>(starved_)];
-      if (k.next == k.count && !k.complete) return true;
-      const int core = starved_;
-      starved_ = -1;
-      run_core(core);
-    }
-    // Every round of advance() moves a core or a transfer on; far more rounds
-    // than steps can only be a fault of the model itself: stop, say so.
-    for (size_t left = rounds; starved_ < 0 && !gave_up_;) {
-      if (left-- == 0) return false;
-      if (!advance()) return true;
-      if (++rounds_ > 64 * recorded_ + 4096) {
-        log::runtime().error("timing model: no progress after {} rounds on {} steps; the "
-                             "launch's device time is what was reached",
-                             rounds_, recorded_);
-        for (Core &k : cores_) k.out.finish = std::max(k.out.finish, std::max(k.now, now_));
-        gave_up_ = true;
-      }
-    }
-    return true;
-  }
-
-  // A traced core's events point at every step of it: its log is kept whole.
-  size_t first_needed(size_t core) const {
-    if (replayed_[core] < 0) return std::numeric_limits<size_t>::max();
-    const Core &k = cores_[static_cast<size_t>(replayed_[core])];
-    if (k.traced) return 0;
-    size_t first = k.next;
-    for (const PipeRing &q : k.pipe)
-      if (q.head() < q.tail()) first = std::min<size_t>(first, q.at(q.head()).index);
-    return first;
-  }
-
-  std::vector<CoreTiming> results() {
-    for (size_t i = 0; i < cores_.size(); ++i)
-      if (cores_[i].state != Core::kDone)
-        log::runtime().error("timing model: core {} stopped at step {} of {} ({})",
-                             launch_index_[i], cores_[i].next, cores_[i].count,
-                             cores_[i].state == Core::kAtBarrier ? "at a barrier" : "waiting");
-    for (size_t i = 0; i < cores_.size(); ++i) out_[launch_index_[i]] = std::move(cores_[i].out);
-    return std::move(out_);
-  }
-
- private:
-  // ---- the global clock ------------------------------------------------------
-
-  // Moves to the next moment something happens; false when nothing is left.
-  bool advance() {
-    const double t_core = ready_.empty() ? kNever : ready_.top().time;
-    const double next =
-        std::min({t_core, begins_.empty() ? kNever : begins_.top().time, next_done()});
-    if (next == kNever) return false;
-    const double t = std::max(next, now_);  // a core queued earlier runs now
-    if (t > now_)  // most rounds run a core at the time reached
-      for (Transfer &x : active_) x.remaining -= x.rate * (t - now_);
-    now_ = t;
-    while (!begins_.empty() && begins_.top().time <= now_) {
-      start_moving(begins_.top().transfer);
-      begins_.pop();
-    }
-    if (complete_transfers()) resolve_dirty();
-    if (t_core <= now_ && !ready_.empty() && ready_.top().time <= now_) {
-      const int core = ready_.top().core;
-      ready_.pop();
-      run_core(core);
-    }
-    return true;
-  }
-
-  void schedule(int core) { ready_.push({std::max(cores_[core].now, now_), core}); }
-
-  // Every stream starts at 0: in the order of the cores, a heap already
-  // (pushed one by one, a launch of many cores would grow the queue's
-  // storage step by step).
-  void schedule_all() {
-    std::vector<Turn> start;
-    start.reserve(cores_.size());
-    for (size_t i = 0; i < cores_.size(); ++i) start.push_back(Turn{0.0, static_cast<int>(i)});
-    ready_ = ReadyQueue(std::greater<>{}, std::move(start));
-  }
-
-  // A core whose steps are all fences (a memory core that returned at once,
-  // a kernel with nothing to do) ends when its stream has run its scalar
-  // code: nothing it waits for takes time, and nothing of it holds another
-  // core. The same sum, in the same order, as run_core() would reach. (Not
-  // for a traced core: its trace shows the scalar code.)
-  bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
-    const bool scratch = has_scratch(c);
-    double end = 0;
-    for (size_t i = 0; i < c.steps->size(); ++i) {
-      const Step &s = (*c.steps)[i];
-      if (s.kind != StepKind::kFence) {  // a fence touches no memory: never skipped
-        if (scratch && skipped(c.scratch, s)) continue;
-        return false;
-      }
-      if (s.scalar_cycles > 0) end += s.scalar_cycles * prices_.scalar_scale;
-    }
-    out.finish = end;
-    return true;
-  }
-
-  // The set of moving transfers changed: their shares are worked out when
-  // next read, once for every change at one moment (several requests often
-  // begin or end together). share_bandwidth() depends only on the set and
-  // the time, which moves only after a read: the same shares as working
-  // them out at every change.
-  void shares_changed() { shares_stale_ = true; }
-
-  // The earliest end of the active transfers, at shares up to date.
-  double next_done() {
-    if (shares_stale_) share_bandwidth();
-    return next_done_;
-  }
-
-  // A transfer's bytes begin to move now: the shares change.
-  void start_moving(const Transfer &t) {
-    active_.push_back(t);
-    const int c = t.cluster;
-    if (per_cluster_[c]++ == 0) {
-      moving_at_[c] = moving_.size();
-      moving_.push_back(c);
-    }
-    shares_changed();
-  }
-
-  // Transfer i of active_ moved its last byte (the caller says the shares changed).
-  void stop_moving(size_t i) {
-    const int c = active_[i].cluster;
-    active_[i] = active_.back();
-    active_.pop_back();
-    if (--per_cluster_[c] > 0) return;
-    const int last = moving_.back();
-    moving_[moving_at_[c]] = last;
-    moving_at_[last] = moving_at_[c];
-    moving_.pop_back();
-  }
-
-  // Equal shares of the device's bandwidth, no cluster above its cap: the
-  // capped clusters' transfers split the cap, the others what is left. In
-  // what order the clusters are looked at does not matter, as each round
-  // caps every cluster above the round's share (and every cap takes the same
-  // amount from what is left). Which clusters move data, and how many
-  // transfers each, is kept as transfers begin and end: only those clusters
-  // are looked at, and each once, however many transfers it has.
-  void share_bandwidth() {
-    shares_stale_ = false;
-    const double cap = prices_.cluster_bytes_per_cycle;
-    double left = prices_.gdram_bytes_per_cycle;
-    size_t sharing = active_.size();
-    for (bool changed = true; changed && sharing > 0;) {
-      changed = false;
-      const double share = left / static_cast<double>(sharing);
-      for (const int c : moving_) {
-        if (capped_[c] || share * per_cluster_[c] <= cap) continue;
-        capped_[c] = 1;
-        left -= cap;
-        sharing -= static_cast<size_t>(per_cluster_[c]);
-        changed = true;
-      }
-    }
-    const double share = sharing > 0 ? left / static_cast<double>(sharing) : 0;
-    for (const int c : moving_) {
-      cluster_rate_[c] = capped_[c] ? cap / per_cluster_[c] : share;
-      capped_[c] = 0;
-    }
-    next_done_ = kNever;
-    for (Transfer &x : active_) {
-      x.rate = cluster_rate_[x.cluster];
-      x.done = now_ + x.remaining / x.rate;
-      next_done_ = std::min(next_done_, x.done);
-    }
-  }
-
-  bool complete_transfers() {
-    if (next_done() > now_) return false;  // the common case: none ends now
-    finished_.clear();
-    for (size_t i = 0; i < active_.size();) {
-      if (active_[i].done > now_) {
-        ++i;
-        continue;
-      }
-      finished_.push_back(active_[i]);
-      stop_moving(i);
-    }
-    for (const Transfer &x : finished_) complete(x.core, x.pipe, x.seq, now_);
-    if (!finished_.empty()) shares_changed();
-    return !finished_.empty();
-  }
-
-  // A GDRAM request's last byte moved at `end`: the next request of its queue
-  // may move its bytes now.
-  void complete(int core, Pipe p, uint64_t seq, double end) {
-    Core &k = cores_[core];
-    Node &n = k.pipe[p].at(seq);
-    finish_node(k, n, end);
-    mark_dirty(core);
-    if (n.atomic_cell >= 0) {  // the next atomic to its block may start now
-      atomic_ends_[static_cast<size_t>(n.atomic_cell)] = n.end;
-      if (const int waiter = atomic_waiter_[static_cast<size_t>(n.atomic_cell)]; waiter >= 0)
-        mark_dirty(waiter);
-    }
-    if (seq + 1 >= k.placed[p]) return;  // the next one is not placed yet: it will see this end
-    Node &next = k.pipe[p].at(seq + 1);
-    if (!next.behind) return;
-    next.behind = false;
-    move_bytes(core, k, p, seq + 1, next, std::max(next.bytes_from, end));
-  }
-
-  // ---- one core's instructions -----------------------------------------------
-
-  void finish_node(Core &k, Node &n, double end) {
-    const Pipe p = n.step->pipe;
-    n.end = end;
-    double &busy_until = k.busy_until[p];  // a pipe's ends come in order
-    k.out.pipe_busy[p] += end - std::max(n.start, busy_until);
-    busy_until = end;
-    ++k.ended[p];
-    k.latest_end[p] = std::max(k.latest_end[p], end);
-    if (k.traced) trace(k, TraceEvent{n.step, p, n.issue, n.ready, n.start, end, false});
-  }
-
-  // Out of line: only traced cores keep events, and the push's code would
-  // weigh on every step of the others (registers saved, the stack aligned).
-  [[gnu::cold]] static void trace(Core &k, const TraceEvent &e) { k.out.events.push_back(e); }
-
-  // Forgets pipe p's instructions that ended by the stream's time, and before
-  // any instruction not placed yet was issued (it may wait for them).
-  void retire(Core &k, Pipe p) {
-    double horizon = k.now;
-    for (int o = 0; o < kPipeCount; ++o)
-      if (k.placed[o] < k.pipe[o].tail()) horizon = std::min(horizon, k.pipe[o].at(k.placed[o]).issue);
-    PipeRing &q = k.pipe[p];
-    while (q.head() < k.placed[p]) {
-      const Node &n = q.at(q.head());
-      if (n.end == kUnknown || n.end > horizon) break;
-      q.pop();
-    }
-  }
-
-  // The end of what `n` waits for, or kUnknown while any of it is unknown.
-  double ends_waited_for(const Core &k, Node &n) {
-    for (; n.waiting != 0; n.waiting &= n.waiting - 1) {
-      const int p = std::countr_zero(n.waiting);
-      const uint64_t seq = n.waits_for[p];
-      const PipeRing &q = k.pipe[p];
-      if (q.holds(seq)) {  // retired ones ended before it was issued
-        const double end = q.at(seq).end;
-        if (end == kUnknown) return kUnknown;
-        n.after = std::max(n.after, end);
-      }
-    }
-    if (n.atomic_before >= 0) {
-      const double end = atomic_ends_[static_cast<size_t>(n.atomic_before)];
-      if (end == kUnknown) return kUnknown;
-      n.after = std::max(n.after, end);
-      n.atomic_before = -1;
-    }
-    return n.after;
-  }
-
-  // Places what can be placed on every pipe of the core: an instruction placed
-  // on one pipe may be what another pipe's next one waits for.
-  void place_all(int core) {
-    const Core &k = cores_[core];
-    for (bool moved = true; moved;) {
-      moved = false;
-      for (int p = 0; p < kPipeCount; ++p)  // most pipes have nothing left to place
-        if (k.placed[p] < k.pipe[p].tail()) moved |= place(core, static_cast<Pipe>(p));
-    }
-  }
-
-  // Places the next instructions of pipe p while their starts can be known;
-  // true if it placed any.
-  bool place(int core, Pipe p) {
-    Core &k = cores_[core];
-    bool any = false;
-    while (k.placed[p] < k.pipe[p].tail() && place_next(core, k, p)) any = true;
-    return any;
-  }
-
-  // Places pipe p's first instruction not placed yet, if its start can be
-  // known; true if it did. Inlined in place()'s loop as in issue(): a call per
-  // placed instruction costs more than placing it.
-  [[gnu::always_inline]] bool place_next(int core, Core &k, Pipe p) {
-    PipeRing &q = k.pipe[p];
-    const uint64_t seq = k.placed[p];
-    Node &n = q.at(seq);
-    const double taken = taken_at(q, p, seq);
-    if (taken == kUnknown) return false;
-    const double after = ends_waited_for(k, n);
-    if (after == kUnknown) return false;
-    n.ready = std::max(n.issue, taken);
-    n.start = std::max(n.ready, after);
-    ++k.placed[p];
-    price(core, k, p, seq, n);
-    return true;
-  }
-
-  // When pipe p can take its instruction seq (kUnknown: not known yet). A
-  // compute pipe runs one at a time: when the one before it ends. A DMA queue
-  // takes requests in order while fewer than dma_in_flight are under way:
-  // once the one before it started and the one dma_in_flight back ended.
-  // Instructions no longer held ended before seq was issued.
-  double taken_at(const PipeRing &q, Pipe p, uint64_t seq) const {
-    const bool after_another = seq > q.head();
-    if (!is_dma(p)) return after_another ? q.at(seq - 1).end : 0.0;
-    const uint64_t depth = prices_.dma_in_flight;
-    const double window = seq >= depth && q.holds(seq - depth) ? q.at(seq - depth).end : 0.0;
-    if (window == kUnknown) return kUnknown;
-    return std::max(window, after_another ? q.at(seq - 1).start : 0.0);
-  }
-
-  void price(int core, Core &k, Pipe p, uint64_t seq, Node &n) {
-    const Step &s = *n.step;
-    switch (s.kind) {
-      case StepKind::kVector:
-        return finish_node(k, n, n.start + prices_.vector_latency +
-                                     std::ceil(static_cast<double>(s.amount) /
-                                               prices_.vector_bytes_per_cycle));
-      case StepKind::kTensor:
-        return finish_node(k, n, n.start + prices_.vector_latency +
-                                     std::ceil(static_cast<double>(s.amount) /
-                                               prices_.matrix_macs_per_cycle[s.rate]));
-      case StepKind::kOnchipCopy: {  // after the latency, its bytes follow the request before
-        const double from = std::max(n.start + prices_.onchip_latency, end_before(k.pipe[p], seq));
-        return finish_node(k, n, from + onchip_cycles(s));
-      }
-      default: {  // GDRAM: after the latency its bytes share the bandwidth
-        n.end = kUnknown;
-        n.bytes_from = n.start + (s.kind == StepKind::kAtomic ? prices_.atomic_latency
-                                                              : prices_.gdram_latency);
-        const double before = end_before(k.pipe[p], seq);
-        if (before == kUnknown) {
-          n.behind = true;  // complete() moves its bytes when the one before has moved its own
-          return;
-        }
-        move_bytes(core, k, p, seq, n, std::max(n.bytes_from, before));
-      }
-    }
-  }
-
-  // The end of the request before seq on its queue (0 when it is no longer held).
-  static double end_before(const PipeRing &q, uint64_t seq) {
-    return seq > q.head() ? q.at(seq - 1).end : 0.0;
-  }
-
-  // A request's GDRAM bytes start to share the bandwidth at `from`.
-  void move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from) {
-    const double bytes = gdram_bytes(*n.step);
-    if (bytes <= 0) return complete(core, p, seq, from);
-    const Transfer t{core, p, seq, k.cluster, bytes};
-    if (from <= now_) {
-      start_moving(t);
-    } else {
-      begins_.push(Pending{from, t});
-    }
-  }
-
-  // An on-chip copy moves each run in whole cycles of the copy width: a strided
-  // copy pays per segment, as the vector unit pays per instruction.
-  double onchip_cycles(const Step &s) const {
-    const double width = prices_.onchip_bytes_per_cycle;
-    const Access &a = s.access;
-    const bool one = one_run(a.w_lo, a.w_hi, s) && one_run(a.r0_lo, a.r0_hi, s);
-    if (one) return std::ceil(static_cast<double>(s.amount) * s.count / width);
-    return s.count * std::ceil(static_cast<double>(s.amount) / width);
-  }
-
-  // What a GDRAM request costs in bytes of bandwidth (guide 5.3.3): its 64-B
-  // blocks; a strided side pays gdram_segment_bytes per segment beyond the
-  // first; a written byte costs 1 + gdram_write_extra read bytes; a partly
-  // written block is read first.
-  double gdram_bytes(const Step &s) const {
-    const Access &a = s.access;
-    const double segments = s.count > 1 ? s.count - 1.0 : 0.0;
-    const double seg = prices_.gdram_segment_bytes;
-    double read = 64.0 * s.blocks.read, written = 64.0 * s.blocks.written;
-    if (s.blocks.read > 0 && !one_run(a.r0_lo, a.r0_hi, s)) read += segments * seg;
-    if (s.blocks.written > 0 && !one_run(a.w_lo, a.w_hi, s)) written += segments * seg;
-    return read + written * (1 + prices_.gdram_write_extra) + 64.0 * s.blocks.partial;
-  }
-
-  // An end the core may wait for became known: resolve_dirty() places what
-  // it can.
-  void mark_dirty(int core) { dirty_[static_cast<size_t>(core) >> 6] |= uint64_t{1} << (core & 63); }
-
-  // The first dirty core from `from` on, or cores_.size().
-  size_t next_dirty(size_t from) const {
-    for (size_t w = from >> 6; w < dirty_.size(); ++w) {
-      uint64_t bits = dirty_[w];
-      if (w == from >> 6) bits &= ~uint64_t{0} << (from & 63);
-      if (bits != 0) return (w << 6) + static_cast<size_t>(std::countr_zero(bits));
-    }
-    return cores_.size();
-  }
-
-  // The dirty cores in order, as a loop over every core would: one made dirty
-  // meanwhile is resolved now if it comes after the one being resolved, at the
-  // next call otherwise.
-  void resolve_dirty() {
-    for (size_t i = next_dirty(0); i < cores_.size(); i = next_dirty(i + 1)) {
-      Core &k = cores_[i];
-      dirty_[i >> 6] &= ~(uint64_t{1} << (i & 63));
-      place_all(static_cast<int>(i));
-      if (k.state == Core::kBlocked) {  // it retries the step it stopped at
-        k.state = Core::kRunning;
-        schedule(static_cast<int>(i));
-      }
-    }
-  }
-
-  // ---- the stream ------------------------------------------------------------
-
-  // Runs the core's stream from its time on until it needs what is not known
-  // yet (an end still moving: blocked) or meets a barrier. A stream reads
-  // only ends already final and leaves its transfers to the global clock at
-  // their own times, so it may run ahead of the other cores; only an atomic
-  // waits until nothing another core or a transfer does could come first,
-  // since atomics to one block run in the order they are issued.
-  void run_core(int core) {
-    Core &k = cores_[core];
-    while (k.state == Core::kRunning) {
-      if (k.next == k.count) {
-        if (k.complete) {
-          finish(k);
-        } else {
-          starved_ = core;  // place() goes on from here once the core recorded more
-        }
-        return;
-      }
-      const Step &s = k.steps[k.next];
-      if (k.has_scratch && skipped(k.scratch, s)) {
-        ++k.next;
-        continue;
-      }
-      run_scalar_code(k, s);
-      if (s.kind == StepKind::kAtomic && others_first(core, k.now)) {
-        schedule(core);
-        return;
-      }
-      if (is_instruction(s.kind)) {
-        issue(core, k, s);
-      } else if (s.kind == StepKind::kFence) {
-        fence(k, s);
-      } else if (s.kind == StepKind::kBarrier) {
-        arrive(core, s);
-      } else {
-        ++k.next;
-      }
-    }
-  }
-
-  // Whether something could still come before an atomic the core issues at
-  // t: a transfer beginning or ending by then (it may free a core), a stream
-  // running earlier, or one running at t on a lower-numbered core. So atomics
-  // to one block at one cycle go in the order of their cores, whatever order
-  // the replay reached them in.
-  bool others_first(int core, double t) {
-    if (next_done() <= t || (!begins_.empty() && begins_.top().time <= t)) return true;
-    if (ready_.empty()) return false;
-    const Turn &next = ready_.top();
-    return next.time < t || (next.time == t && next.core < core);
-  }
-
-  // The stream waits from its time until `until` at step s (a fence, a
-  // barrier, or an instruction whose pipe is full: the trace tells them apart
-  // by the step).
-  void wait(Core &k, const Step &s, double until) {
-    if (until <= k.now) return;
-    if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until, false});
-    k.now = until;
-  }
-
-  // The scalar code the run recorded before step s: the stream is busy with
-  // it (other pipes go on with what it issued before). Once per step, however
-  // often the stream comes back to the step (a fence or a full pipe blocks it).
-  void run_scalar_code(Core &k, const Step &s) {
-    if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return;
-    k.scalar_done = k.next + 1;
-    const double end = k.now + s.scalar_cycles * prices_.scalar_scale;
-    if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
-    k.now = end;
-  }
-
-  void issue(int core, Core &k, const Step &s) {
-    if (!s.async && !has_room(k, s)) return;  // run_core goes on from there
-    PipeRing &own = k.pipe[s.pipe];
-    // Retiring only makes room: an ended instruction still held gives the
-    // same waits as one retired (it ended before anything not placed was
-    // issued), so it runs when the ring is full.
-    if (own.full()) retire(k, s.pipe);
-    const bool rest_placed = k.placed[s.pipe] == own.tail();
-    Node &n = own.push(ring_arena_);
-    n.reset(s, k.next, k.now, k.sync_issued[s.pipe]);
-    if (!s.async || s.ordered) find_dependencies(k, s, n);
-    if (!s.async) {
-      ++k.sync_issued[s.pipe];
-      k.syncs_running |= 1u << s.pipe;
-    }
-    if (s.kind == StepKind::kAtomic) atomic_serialise(core, n);
-    ++k.next;
-    if (rest_placed) {  // the common case: the new one is the only one left to place
-      place_next(core, k, s.pipe);
-    } else {
-      place(core, s.pipe);
-    }
-    k.now += prices_.issue_cycles;
-  }
-
-  // Whether the pipe of synchronous step s takes it now. A full pipe stalls
-  // the stream until the oldest synchronous instruction still running on it
-  // ends (blocked while that end is unknown); then it has room, but an atomic
-  // goes back to run_core, which holds it while anything could come first.
-  bool has_room(Core &k, const Step &s) {
-    const PipeRing &own = k.pipe[s.pipe];
-    const uint64_t oldest = oldest_running_sync(k, s.pipe);
-    if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < kQueueDepth)
-      return true;
-    const double end = own.at(oldest).end;
-    if (end == kUnknown) {
-      k.state = Core::kBlocked;
-      return false;
-    }
-    wait(k, s, end);
-    return s.kind != StepKind::kAtomic;
-  }
-
-  // What synchronous step s, issued as n, waits for on the other pipes: the
-  // latest synchronous instruction of each it depends on through memory (its
-  // pipe runs in order: that one ends last). The synchronous ones before the
-  // oldest still running ended by the stream's time and cannot hold s back
-  // (it starts after its issue): the search stops there, and skips the pipes
-  // where none runs (most steps of most kernels keep one or two pipes busy).
-  // A step of a resolved pipe hazard (Step::ordered, rare) also waits for
-  // async copies: it looks at every instruction each other pipe still holds
-  // (the rest ended before it was issued).
-  void find_dependencies(Core &k, const Step &s, Node &n) {
-    const uint32_t pipes = s.ordered ? (1u << kPipeCount) - 1 : k.syncs_running;
-    for (uint32_t others = pipes & ~(1u << s.pipe); others != 0; others &= others - 1) {
-      const int p = std::countr_zero(others);
-      const PipeRing &q = k.pipe[p];
-      const uint64_t oldest = s.ordered ? q.head() : oldest_running_sync(k, static_cast<Pipe>(p));
-      for (uint64_t seq = q.tail(); seq-- > oldest;) {
-        const Node &other = q.at(seq);
-        if ((other.async && !s.ordered) || !depends_on(s.access, other.step->access)) continue;
-        if (other.end == kUnknown) {
-          n.waits_for[p] = seq;
-          n.waiting |= 1u << p;
-        } else {
-          n.after = std::max(n.after, other.end);
-        }
-        break;
-      }
-    }
-  }
-
-  // The oldest synchronous instruction of pipe p that has not ended by the
-  // stream's time (the pipe's tail if none). A pipe's ends come in issue
-  // order, an unknown end followed only by unknown ones, so every synchronous
-  // one from it on still runs; and the stream's time only grows, so the
-  // search goes on from where the last one stopped.
-  uint64_t oldest_running_sync(Core &k, Pipe p) {
-    const PipeRing &q = k.pipe[p];
-    uint64_t &seq = k.running_from[p];
-    for (seq = std::max(seq, q.head()); seq < q.tail(); ++seq) {
-      const Node &n = q.at(seq);
-      if (!n.async && (n.end == kUnknown || n.end > k.now)) return seq;
-    }
-    k.syncs_running &= ~(1u << p);
-    return seq;
-  }
-
-  // Whether every instruction issued on the pipes in `mask` has a known end;
-  // if so, `until` becomes the latest of them (those retired ended by the
-  // stream's time, where `until` starts).
-  static bool drained(const Core &k, uint32_t mask, double &until) {
-    for (int p = 0; p < kPipeCount; ++p) {
-      if (((mask >> p) & 1u) == 0) continue;
-      if (k.ended[p] < k.pipe[p].tail()) return false;
-      until = std::max(until, k.latest_end[p]);
-    }
-    return true;
-  }
-
-  void fence(Core &k, const Step &s) {
-    double until = k.now;
-    if (!drained(k, s.count, until)) {
-      k.state = Core::kBlocked;
-      return;
-    }
-    wait(k, s, until);
-    ++k.next;
-  }
-
-  void arrive(int core, const Step &s) {
-    Core &k = cores_[core];
-    ++k.next;
-    Meeting &m = meetings_[s.amount];
-    ++m.arrived;
-    m.latest = std::max(m.latest, k.now);
-    m.cores.push_back(core);
-    k.state = Core::kAtBarrier;
-    if (m.arrived < s.count) return;
-    const auto scope = static_cast<BarrierScope>(s.amount & 0xff);
-    const double release =
-        m.latest + (scope == BarrierScope::kTaskEnd ? 0 : prices_.barrier_latency);
-    for (int c : m.cores) {
-      Core &other = cores_[c];
-      other.state = Core::kRunning;
-      wait(other, s, release);
-      if (c != core) schedule(c);
-    }
-    meetings_.erase(s.amount);
-  }
-
-  void finish(Core &k) {
-    double end = k.now;
-    if (!drained(k, (1u << kPipeCount) - 1, end)) {
-      k.state = Core::kBlocked;
-      return;
-    }
-    k.out.finish = end;
-    k.state = Core::kDone;
-  }
-
-  // ---- atomics to one block run one after another ------------------------------
-
-  // Every atomic gets a cell for its end; the last one to each 64-byte block
-  // (by its first byte) is the one the next atomic there waits for.
-  void atomic_serialise(int core, Node &n) {
-    const auto id = static_cast<int64_t>(atomic_ends_.size());
-    atomic_ends_.push_back(kUnknown);
-    atomic_waiter_.push_back(-1);
-    n.atomic_cell = id;
-    auto [it, fresh] = last_atomic_.try_emplace(n.step->access.w_lo >> 6, id);
-    if (fresh) return;
-    const double before = atomic_ends_[static_cast<size_t>(it->second)];
-    if (before != kUnknown) {
-      n.after = std::max(n.after, before);
-    } else {
-      n.atomic_before = it->second;
-      atomic_waiter_[static_cast<size_t>(it->second)] = core;
-    }
-    it->second = id;
-  }
-
-  const Prices prices_;
-  size_t recorded_ = 0, rounds_ = 0;  // steps given to place(), rounds of advance()
-  bool gave_up_ = false;
-  int starved_ = -1;  // the core whose next step place() waits for, or -1
-  // The pipe rings' room (declared before the cores, so it outlives them).
-  std::pmr::monotonic_buffer_resource ring_arena_;
-  std::vector<CoreTiming> out_;       // per core of the launch
-  std::vector<size_t> launch_index_;  // per replayed core, its index in the launch
-  std::vector<int> replayed_;         // per core of the launch, its replayed index or -1
-  std::vector<Core> cores_;           // the cores with an instruction to place
-  std::vector<uint64_t> dirty_;  // a bit per core (a scan over the bits skips the clean ones)
-  int clusters_ = 1;
-  double now_ = 0;
-  using ReadyQueue = std::priority_queue<Turn, std::vector<Turn>, std::greater<>>;
-  ReadyQueue ready_;  // cores whose stream runs next, by time
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> begins_;
-  std::vector<Transfer> active_;
-  std::vector<Transfer> finished_;  // the transfers complete_transfers() ends now
-  double next_done_ = kNever;  // the earliest `done` of the active transfers
-  bool shares_stale_ = false;  // next_done_, rates and dones await share_bandwidth()
-  std::vector<int> per_cluster_;  // the active transfers of each cluster
-  std::vector<uint8_t> capped_;  // share_bandwidth()'s, zero between its calls (not vector<bool>)
-  std::vector<double> cluster_rate_;  // share_bandwidth()'s rate per transfer of each cluster
-  std::vector<int> moving_;           // the clusters with an active transfer, in no order
-  std::vector<size_t> moving_at_;     // per cluster in moving_, its place there
-  std::unordered_map<uint64_t, Meeting> meetings_;
-  std::vector<double> atomic_ends_;                     // per atomic, its end
-  std::unordered_map<uintptr_t, int64_t> last_atomic_;  // per block, the last atomic's cell
-  std::vector<int> atomic_waiter_;  // per atomic, the core whose next atomic waits for it, or -1
-};
+inline std::vector<CoreTiming> Model::results() {
+  for (size_t i = 0; i < cores_.size(); ++i)
+    if (cores_[i].state != Core::kDone)
+      log::runtime().error("timing model: core {} stopped at step {} of {} ({})",
+                           launch_index_[i], cores_[i].next, cores_[i].count,
+                           cores_[i].state == Core::kAtBarrier ? "at a barrier" : "waiting");
+  for (size_t i = 0; i < cores_.size(); ++i) out_[launch_index_[i]] = std::move(cores_[i].out);
+  return std::move(out_);
+}
 
 }  // namespace
 

@@ -1,0 +1,253 @@
+// One core's instruction stream: it runs the scalar code recorded before each
+// step, issues its instructions to their pipes, one every issue_cycles
+// (stalling while a pipe's queue is full), holds at fences until the pipes
+// they name drain and at barriers until every participant has arrived.
+//
+// Internal to the replay: included by runtime/timing/replay.cpp only (see
+// runtime/timing/replay/core.h).
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include "mlusim/bang/detail/steps.h"
+#include "runtime/timing/replay/model.h"
+
+namespace mlusim::timing {
+namespace {
+
+constexpr uint32_t kQueueDepth = kPipeQueueDepth;
+
+bool is_instruction(StepKind k) {
+  return k == StepKind::kVector || k == StepKind::kTensor || k == StepKind::kOnchipCopy ||
+         k == StepKind::kGdramCopy || k == StepKind::kAtomic;
+}
+
+// Whether every instruction issued on the pipes in `mask` has a known end;
+// if so, `until` becomes the latest of them (those retired ended by the
+// stream's time, where `until` starts).
+inline bool drained(const Core &k, uint32_t mask, double &until) {
+  for (int p = 0; p < kPipeCount; ++p) {
+    if (((mask >> p) & 1u) == 0) continue;
+    if (k.ended[p] < k.pipe[p].tail()) return false;
+    until = std::max(until, k.latest_end[p]);
+  }
+  return true;
+}
+
+// A core whose steps are all fences (a memory core that returned at once,
+// a kernel with nothing to do) ends when its stream has run its scalar
+// code: nothing it waits for takes time, and nothing of it holds another
+// core. The same sum, in the same order, as run_core() would reach. (Not
+// for a traced core: its trace shows the scalar code.)
+inline bool Model::ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
+  const bool scratch = has_scratch(c);
+  double end = 0;
+  for (size_t i = 0; i < c.steps->size(); ++i) {
+    const Step &s = (*c.steps)[i];
+    if (s.kind != StepKind::kFence) {  // a fence touches no memory: never skipped
+      if (scratch && skipped(c.scratch, s)) continue;
+      return false;
+    }
+    if (s.scalar_cycles > 0) end += s.scalar_cycles * prices_.scalar_scale;
+  }
+  out.finish = end;
+  return true;
+}
+
+// Runs the core's stream from its time on until it needs what is not known
+// yet (an end still moving: blocked) or meets a barrier. A stream reads
+// only ends already final and leaves its transfers to the global clock at
+// their own times, so it may run ahead of the other cores; only an atomic
+// waits until nothing another core or a transfer does could come first,
+// since atomics to one block run in the order they are issued.
+inline void Model::run_core(int core) {
+  Core &k = cores_[core];
+  while (k.state == Core::kRunning) {
+    if (k.next == k.count) {
+      if (k.complete) {
+        finish(k);
+      } else {
+        starved_ = core;  // place() goes on from here once the core recorded more
+      }
+      return;
+    }
+    const Step &s = k.steps[k.next];
+    if (k.has_scratch && skipped(k.scratch, s)) {
+      ++k.next;
+      continue;
+    }
+    run_scalar_code(k, s);
+    if (s.kind == StepKind::kAtomic && others_first(core, k.now)) {
+      schedule(core);
+      return;
+    }
+    if (is_instruction(s.kind)) {
+      issue(core, k, s);
+    } else if (s.kind == StepKind::kFence) {
+      fence(k, s);
+    } else if (s.kind == StepKind::kBarrier) {
+      arrive(core, s);
+    } else {
+      ++k.next;
+    }
+  }
+}
+
+// The stream waits from its time until `until` at step s (a fence, a
+// barrier, or an instruction whose pipe is full: the trace tells them apart
+// by the step).
+inline void Model::wait(Core &k, const Step &s, double until) {
+  if (until <= k.now) return;
+  if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, until, false});
+  k.now = until;
+}
+
+// The scalar code the run recorded before step s: the stream is busy with
+// it (other pipes go on with what it issued before). Once per step, however
+// often the stream comes back to the step (a fence or a full pipe blocks it).
+inline void Model::run_scalar_code(Core &k, const Step &s) {
+  if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return;
+  k.scalar_done = k.next + 1;
+  const double end = k.now + s.scalar_cycles * prices_.scalar_scale;
+  if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
+  k.now = end;
+}
+
+inline void Model::issue(int core, Core &k, const Step &s) {
+  if (!s.async && !has_room(k, s)) return;  // run_core goes on from there
+  PipeRing &own = k.pipe[s.pipe];
+  // Retiring only makes room: an ended instruction still held gives the
+  // same waits as one retired (it ended before anything not placed was
+  // issued), so it runs when the ring is full.
+  if (own.full()) retire(k, s.pipe);
+  const bool rest_placed = k.placed[s.pipe] == own.tail();
+  Node &n = own.push(ring_arena_);
+  n.reset(s, k.next, k.now, k.sync_issued[s.pipe]);
+  if (!s.async || s.ordered) find_dependencies(k, s, n);
+  if (!s.async) {
+    ++k.sync_issued[s.pipe];
+    k.syncs_running |= 1u << s.pipe;
+  }
+  if (s.kind == StepKind::kAtomic) atomics_.serialise(core, n);
+  ++k.next;
+  if (rest_placed) {  // the common case: the new one is the only one left to place
+    place_next(core, k, s.pipe);
+  } else {
+    place(core, s.pipe);
+  }
+  k.now += prices_.issue_cycles;
+}
+
+// Whether the pipe of synchronous step s takes it now. A full pipe stalls
+// the stream until the oldest synchronous instruction still running on it
+// ends (blocked while that end is unknown); then it has room, but an atomic
+// goes back to run_core, which holds it while anything could come first.
+inline bool Model::has_room(Core &k, const Step &s) {
+  const PipeRing &own = k.pipe[s.pipe];
+  const uint64_t oldest = oldest_running_sync(k, s.pipe);
+  if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < kQueueDepth)
+    return true;
+  const double end = own.at(oldest).end;
+  if (end == kUnknown) {
+    k.state = Core::kBlocked;
+    return false;
+  }
+  wait(k, s, end);
+  return s.kind != StepKind::kAtomic;
+}
+
+// What synchronous step s, issued as n, waits for on the other pipes: the
+// latest synchronous instruction of each it depends on through memory (its
+// pipe runs in order: that one ends last). The synchronous ones before the
+// oldest still running ended by the stream's time and cannot hold s back
+// (it starts after its issue): the search stops there, and skips the pipes
+// where none runs (most steps of most kernels keep one or two pipes busy).
+// A step of a resolved pipe hazard (Step::ordered, rare) also waits for
+// async copies: it looks at every instruction each other pipe still holds
+// (the rest ended before it was issued).
+inline void Model::find_dependencies(Core &k, const Step &s, Node &n) {
+  const uint32_t pipes = s.ordered ? (1u << kPipeCount) - 1 : k.syncs_running;
+  for (uint32_t others = pipes & ~(1u << s.pipe); others != 0; others &= others - 1) {
+    const int p = std::countr_zero(others);
+    const PipeRing &q = k.pipe[p];
+    const uint64_t oldest = s.ordered ? q.head() : oldest_running_sync(k, static_cast<Pipe>(p));
+    for (uint64_t seq = q.tail(); seq-- > oldest;) {
+      const Node &other = q.at(seq);
+      if ((other.async && !s.ordered) || !depends_on(s.access, other.step->access)) continue;
+      if (other.end == kUnknown) {
+        n.waits_for[p] = seq;
+        n.waiting |= 1u << p;
+      } else {
+        n.after = std::max(n.after, other.end);
+      }
+      break;
+    }
+  }
+}
+
+// The oldest synchronous instruction of pipe p that has not ended by the
+// stream's time (the pipe's tail if none). A pipe's ends come in issue
+// order, an unknown end followed only by unknown ones, so every synchronous
+// one from it on still runs; and the stream's time only grows, so the
+// search goes on from where the last one stopped.
+inline uint64_t Model::oldest_running_sync(Core &k, Pipe p) {
+  const PipeRing &q = k.pipe[p];
+  uint64_t &seq = k.running_from[p];
+  for (seq = std::max(seq, q.head()); seq < q.tail(); ++seq) {
+    const Node &n = q.at(seq);
+    if (!n.async && (n.end == kUnknown || n.end > k.now)) return seq;
+  }
+  k.syncs_running &= ~(1u << p);
+  return seq;
+}
+
+// A fence holds the stream until the pipes in its mask (Step::count) drain.
+inline void Model::fence(Core &k, const Step &s) {
+  double until = k.now;
+  if (!drained(k, s.count, until)) {
+    k.state = Core::kBlocked;
+    return;
+  }
+  wait(k, s, until);
+  ++k.next;
+}
+
+// The core arrives at barrier s (its key is the step's amount, its
+// participants the count): the last to arrive releases them all, a barrier
+// latency after the latest arrival (none between waves of tasks).
+inline void Model::arrive(int core, const Step &s) {
+  Core &k = cores_[core];
+  ++k.next;
+  Meeting &m = meetings_[s.amount];
+  ++m.arrived;
+  m.latest = std::max(m.latest, k.now);
+  m.cores.push_back(core);
+  k.state = Core::kAtBarrier;
+  if (m.arrived < s.count) return;
+  const auto scope = static_cast<BarrierScope>(s.amount & 0xff);
+  const double release =
+      m.latest + (scope == BarrierScope::kTaskEnd ? 0 : prices_.barrier_latency);
+  for (int c : m.cores) {
+    Core &other = cores_[c];
+    other.state = Core::kRunning;
+    wait(other, s, release);
+    if (c != core) schedule(c);
+  }
+  meetings_.erase(s.amount);
+}
+
+// The core issued its last step: it is done once its pipes drain.
+inline void Model::finish(Core &k) {
+  double end = k.now;
+  if (!drained(k, (1u << kPipeCount) - 1, end)) {
+    k.state = Core::kBlocked;
+    return;
+  }
+  k.out.finish = end;
+  k.state = Core::kDone;
+}
+
+}  // namespace
+}  // namespace mlusim::timing
