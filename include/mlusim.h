@@ -60,7 +60,7 @@ typedef struct {
   /* The MLU200 operand rules; a device of bang_arch >= 300 enforces none of
      them (its kernels still use them to plan tiles) */
   int nram_align_bytes;        /* vector operands must start on this boundary */
-  int vector_count_align_bytes; /* vector operand sizes must be a multiple of this */
+  int vector_count_align_bytes; /* vector operand sizes must be a multiple of this (a power of 2) */
   int transpose_align_bytes;   /* __bang_transpose rows*size and cols*size multiple of this */
   /* The DMA queues (guide 5.3.3): requests one queue has under way at once
      (latencies overlap, bytes move one request after another); the bandwidth

@@ -67,9 +67,9 @@ void take_back_step_logs(std::vector<CoreContext> &cores) {
 // boards write 8 bytes at NRAM +0x78 and transpose 20-byte rows; an operand
 // under 128 B takes a whole cycle, guide 5.3.4, which the timing charges).
 OperandRules rules_of(const DeviceSpec &s) {
-  if (any_operand_shape(s)) return OperandRules{0, 1, 1};
+  if (any_operand_shape(s)) return OperandRules{0, 0, 1};
   return OperandRules{static_cast<uintptr_t>(s.nram_align_bytes - 1),
-                      static_cast<size_t>(s.vector_count_align_bytes),
+                      static_cast<size_t>(s.vector_count_align_bytes - 1),
                       static_cast<size_t>(s.transpose_align_bytes)};
 }
 

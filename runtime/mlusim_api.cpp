@@ -46,7 +46,9 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
                         std::end(spec->matrix_macs_per_cycle)) <= 0 ||
       spec->onchip_bytes_per_cycle <= 0 || spec->nram_align_bytes <= 0 ||
       (spec->nram_align_bytes & (spec->nram_align_bytes - 1)) != 0 ||
-      spec->vector_count_align_bytes <= 0 || spec->transpose_align_bytes <= 0 ||
+      spec->vector_count_align_bytes <= 0 ||
+      (spec->vector_count_align_bytes & (spec->vector_count_align_bytes - 1)) != 0 ||
+      spec->transpose_align_bytes <= 0 ||
       spec->dma_requests_in_flight <= 0 || spec->gdram_write_extra < 0 ||
       spec->gdram_segment_bytes < 0 || !(spec->gdram_efficiency > 0) ||
       spec->gdram_efficiency > 1 ||

@@ -157,7 +157,7 @@ void fault_alignment(const CoreContext &c, const char *op, const char *operand, 
   fault(c, fmt::format("{}: {} at NRAM +{:#x} with {} bytes breaks the vector alignment rules "
                        "(start aligned to {} bytes, size a multiple of {} bytes)",
                        op, operand, off, bytes, c.rules.nram_align_mask + 1,
-                       c.rules.vector_count_align));
+                       c.rules.vector_count_mask + 1));
 }
 
 void fault_outside_range(const CoreContext &c, const char *op, double x, double lo, double hi) {

@@ -204,11 +204,12 @@ std::array<Touched, 3> touched_by(const Access &a) {
           Touched{a.r1_lo, a.r1_hi, false}};
 }
 
-// Adds [t.lo, t.hi) to w's older ranges of its kind: into one it shares bytes
-// with (the newest instruction names it), or as a range of its own; when
-// they are all taken, into the nearest (a wider range: never a missed
-// meeting, at worst a report of bytes between two ranges).
-void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e) {
+// Adds [t.lo, t.hi), the entry's range number `k`, to w's older ranges of
+// its kind: into one it shares bytes with (the newest instruction names it),
+// or as a range of its own; when they are all taken, into the nearest (a
+// wider range: never a missed meeting, at worst a report of bytes between
+// two ranges). Notes where it went in w.last_older[k].
+void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e, int k) {
   if (t.lo == t.hi) return;
   ComputeWindow::Older *nearest = nullptr;
   uintptr_t gap = UINTPTR_MAX;
@@ -221,9 +222,11 @@ void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e
     if (d == 0) break;
   }
   if (gap != 0 && w.older_count < ComputeWindow::kOlderRanges) {
+    w.last_older[k] = static_cast<uint8_t>(w.older_count);
     w.older[w.older_count++] = {t.lo, t.hi, t.writes, e.seq, e.op, e.where};
     return;
   }
+  w.last_older[k] = static_cast<uint8_t>(nearest - w.older);
   nearest->lo = std::min(nearest->lo, t.lo);
   nearest->hi = std::max(nearest->hi, t.hi);
   nearest->seq = e.seq, nearest->op = e.op, nearest->where = e.where;
@@ -233,7 +236,8 @@ void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e
 
 void retire_to_older(ComputeWindow &w) {
   const ComputeWindow::Entry &e = w.entries[w.pushed % kPipeQueueDepth];
-  for (const Touched &t : touched_by(e.access)) add_older(w, t, e);
+  const std::array<Touched, 3> touched = touched_by(e.access);
+  for (int k = 0; k < 3; ++k) add_older(w, touched[k], e, k);
   w.fenced = w.pushed - kPipeQueueDepth + 1;
 }
 

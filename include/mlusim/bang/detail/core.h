@@ -143,6 +143,10 @@ struct ComputeWindow {
   Entry entries[kPipeQueueDepth];
   Older older[kOlderRanges];
   uint32_t older_count = 0;
+  // For each range an entry touches (written, read 0, read 1): the older
+  // range the last retired entry's went into. A loop retires the same ranges
+  // over and over: they find their range here with no search.
+  uint8_t last_older[3] = {};
   uint32_t pushed = 0;  // instructions recorded on the pipe
   uint32_t fenced = 0;  // of those, the first not known to have ended
   bool empty() const { return pushed == fenced && older_count == 0; }
@@ -150,6 +154,28 @@ struct ComputeWindow {
   bool full() const { return pushed - fenced >= kPipeQueueDepth; }
   void push(const Step &step, uint32_t seq, const char *where) {
     entries[pushed++ % kPipeQueueDepth] = {step.access, step.op, where, seq};
+  }
+  // The oldest entry of a full queue moves to `older` when each of its ranges
+  // lies inside the older range its kind's last went into (their names
+  // become its own); false, and no change, otherwise (detail::retire_to_older
+  // searches).
+  bool retire_into_last_older() {
+    const Entry &e = entries[pushed % kPipeQueueDepth];
+    const uintptr_t lo[3] = {e.access.w_lo, e.access.r0_lo, e.access.r1_lo};
+    const uintptr_t hi[3] = {e.access.w_hi, e.access.r0_hi, e.access.r1_hi};
+    for (int k = 0; k < 3; ++k) {
+      if (lo[k] == hi[k]) continue;
+      if (last_older[k] >= older_count) return false;
+      const Older &o = older[last_older[k]];
+      if (o.writes != (k == 0) || lo[k] < o.lo || hi[k] > o.hi) return false;
+    }
+    for (int k = 0; k < 3; ++k) {
+      if (lo[k] == hi[k]) continue;
+      Older &o = older[last_older[k]];
+      o.seq = e.seq, o.op = e.op, o.where = e.where;
+    }
+    fenced = pushed - kPipeQueueDepth + 1;
+    return true;
   }
   // Everything recorded so far has ended.
   void clear() {
@@ -170,7 +196,7 @@ constexpr size_t kMaxSteps = size_t{1} << 24;
 // The device's rules for vector operands (docs/devices.md), per launch.
 struct OperandRules {
   uintptr_t nram_align_mask;  // operand start: a multiple of this + 1
-  size_t vector_count_align;  // operand size: a multiple of this
+  size_t vector_count_mask;   // operand size: a multiple of this + 1 (a mask: no division)
   size_t transpose_align;     // __bang_transpose rows and columns x dtype size
 };
 
@@ -598,7 +624,7 @@ inline void require_vector_operand(const CoreContext &c, const char *op, const c
                                    const void *p, size_t bytes) {
   require_onchip(c, op, operand, Space::kNram, p, bytes);
   uintptr_t off = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(c.nram);
-  if ((off & c.rules.nram_align_mask) != 0 || bytes % c.rules.vector_count_align != 0)
+  if ((off & c.rules.nram_align_mask) != 0 || (bytes & c.rules.vector_count_mask) != 0)
     detail::fault_alignment(c, op, operand, p, bytes);
 }
 
@@ -654,7 +680,7 @@ inline void issue(CoreContext &c, const Step &step) {
   record(c, step);
   if (step.pipe == kVectorPipe || step.pipe == kTensorPipe) {
     ComputeWindow &w = c.compute[step.pipe - kVectorPipe];
-    if (w.full()) [[unlikely]]
+    if (w.full() && !w.retire_into_last_older()) [[unlikely]]
       detail::retire_to_older(w);
     w.push(step, static_cast<uint32_t>(c.issued), c.where);
   }
