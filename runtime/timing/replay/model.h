@@ -35,10 +35,19 @@ struct Turn {
   bool operator>(const Turn &o) const { return time != o.time ? time > o.time : core > o.core; }
 };
 
+// A core at a barrier, with its own barrier step: at the release each core's
+// wait names its own step (TraceEvent), never the last arrival's, which an
+// untraced core's log may have released by the time the trace reads it. Only
+// a traced core's step is read, and its log is kept whole (first_needed).
+struct Arrival {
+  int core;
+  const Step *step;
+};
+
 struct Meeting {  // one barrier instance on its way to complete
   uint32_t arrived = 0;
   double latest = 0;
-  std::vector<int> cores;
+  std::vector<Arrival> arrivals;
 };
 
 // The replay itself. Its functions are all inline, in one translation unit:

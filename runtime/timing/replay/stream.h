@@ -223,17 +223,17 @@ inline void Model::arrive(int core, const Step &s) {
   Meeting &m = meetings_[s.amount];
   ++m.arrived;
   m.latest = std::max(m.latest, k.now);
-  m.cores.push_back(core);
+  m.arrivals.push_back(Arrival{core, &s});
   k.state = Core::kAtBarrier;
   if (m.arrived < s.count) return;
   const auto scope = static_cast<BarrierScope>(s.amount & 0xff);
   const double release =
       m.latest + (scope == BarrierScope::kTaskEnd ? 0 : prices_.barrier_latency);
-  for (int c : m.cores) {
-    Core &other = cores_[c];
+  for (const Arrival &a : m.arrivals) {
+    Core &other = cores_[a.core];
     other.state = Core::kRunning;
-    wait(other, s, release);
-    if (c != core) schedule(c);
+    wait(other, *a.step, release);  // at its own barrier step, not this core's
+    if (a.core != core) schedule(a.core);
   }
   meetings_.erase(s.amount);
 }
