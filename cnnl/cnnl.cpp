@@ -40,7 +40,7 @@
 
 #include <algorithm>
 
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 using cnnlsim::create_call;
 using cnnlsim::destroy_call;
@@ -68,7 +68,7 @@ cnnlStatus_t cnnlSetQueue(cnnlHandle_t handle, cnrtQueue_t queue) {
   const auto live = cnnlsim::find_handle(handle);  // held: another thread may destroy it
   CNNL_CHECK("cnnlSetQueue", live != nullptr, "handle {} is not a live handle",
              static_cast<void *>(handle));
-  CNNL_CHECK("cnnlSetQueue", mlusim::resolve_queue(queue) != nullptr,
+  CNNL_CHECK("cnnlSetQueue", mlusim::queue_is_live(queue),
              "queue {} is not a live queue", static_cast<void *>(queue));
   live->queue = queue;
   return CNNL_STATUS_SUCCESS;

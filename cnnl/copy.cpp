@@ -12,7 +12,7 @@
 
 #include "cnnl/copy_kernel.h"
 #include "cnnl/host.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

@@ -3,8 +3,7 @@
 
 #include "cnnl/fill_kernel.h"
 #include "cnnl/host.h"
-#include "runtime/gdram.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 cnnlStatus_t cnnlFill_v3(cnnlHandle_t handle, const cnnlPointerMode_t pointer_mode,
                          const void *value, const cnnlTensorDescriptor_t output_desc,

@@ -6,10 +6,7 @@
 
 #include <spdlog/fmt/ranges.h>
 
-#include "runtime/devices.h"
-#include "runtime/gdram.h"
-#include "runtime/handles.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace cnnlsim {
 
@@ -155,7 +152,7 @@ cnnlStatus_t queue_of(const char *api, cnnlHandle_t handle, cnrtQueue_t &queue) 
   CNNL_CHECK(api, live != nullptr, "handle {} is not a live handle from cnnlCreate",
              static_cast<void *>(handle));
   queue = live->queue;
-  CNNL_CHECK(api, mlusim::resolve_queue(queue) != nullptr,
+  CNNL_CHECK(api, mlusim::queue_is_live(queue),
              "the handle's queue {} is no longer live (destroyed after cnnlSetQueue)",
              static_cast<void *>(queue));
   return CNNL_STATUS_SUCCESS;

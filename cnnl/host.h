@@ -17,7 +17,7 @@
 
 #include "cnnl.h"
 #include "cnnl/plan.h"
-#include "runtime/logging.h"
+#include "runtime/operator_kit.h"
 
 #define CNNL_LOG_FAILURE(api, what, ...) \
   ::mlusim::log::op().error("[{}] {}: {}", api, what, fmt::format(__VA_ARGS__))

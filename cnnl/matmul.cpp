@@ -14,7 +14,7 @@
 
 #include "cnnl/host.h"
 #include "cnnl/matmul_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

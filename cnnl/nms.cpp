@@ -9,7 +9,7 @@
 
 #include "cnnl/host.h"
 #include "cnnl/nms_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

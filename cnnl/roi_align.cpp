@@ -8,7 +8,7 @@
 
 #include "cnnl/host.h"
 #include "cnnl/roi_align_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

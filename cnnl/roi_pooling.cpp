@@ -6,7 +6,7 @@
 
 #include "cnnl/host.h"
 #include "cnnl/roi_pooling_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "cnnl/host.h"
 #include "cnnl/scatter_nd_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

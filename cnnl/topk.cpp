@@ -8,7 +8,7 @@
 // request gets the sorted answer, which is one of the answers it allows.
 #include "cnnl/host.h"
 #include "cnnl/topk_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include "cnnl/host.h"
 #include "cnnl/unique_kernel.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 

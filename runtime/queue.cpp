@@ -7,6 +7,7 @@
 #include "runtime/handles.h"
 #include "runtime/last_error.h"
 #include "runtime/logging.h"
+#include "runtime/operator_kit.h"
 #include "runtime/trace/trace.h"
 
 namespace {
@@ -241,6 +242,8 @@ void compute_efficiency(mlusimReport_t &r) {
   r.compute_efficiency_low = compute(r.device_time_us_high);
   r.compute_efficiency_high = compute(r.device_time_us_low);
 }
+
+bool queue_is_live(cnrtQueue_t queue) { return resolve_queue(queue) != nullptr; }
 
 OpScope::OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, double theory_ops,
                  int theory_dtype)

@@ -74,20 +74,4 @@ cnrtRet_t last_op_report(cnrtQueue_t queue, mlusimReport_t *report);
 // device time and the current device's peaks (mlu-ops' formulas).
 void compute_efficiency(mlusimReport_t &report);
 
-// Brackets one operator call on this host thread: every launch the thread
-// makes on the queue inside it is summed into the thread's last_op report on
-// that queue, together with the operator's theory figures.
-class OpScope {
- public:
-  OpScope(cnrtQueue_t queue, const char *name, double theory_io_bytes, double theory_ops,
-          int theory_dtype);
-  ~OpScope();
-  OpScope(const OpScope &) = delete;
-  OpScope &operator=(const OpScope &) = delete;
-
- private:
-  QueueRef queue_;
-  mlusimReport_t report_{};
-};
-
 }  // namespace mlusim

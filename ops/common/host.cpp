@@ -4,8 +4,7 @@
 // BAD_PARAM with a log line, not a double free.
 #include "ops/common/host.h"
 
-#include "runtime/gdram.h"
-#include "runtime/handles.h"
+#include "runtime/operator_kit.h"
 
 namespace {
 
@@ -140,7 +139,7 @@ mluOpStatus_t mluOpSetQueue(mluOpHandle_t handle, cnrtQueue_t queue) {
   const auto live = handles().find(handle);  // held: another thread may destroy it meanwhile
   MLUOP_CHECK("mluOpSetQueue", live != nullptr, "handle {} is not a live handle",
               static_cast<void *>(handle));
-  MLUOP_CHECK("mluOpSetQueue", mlusim::resolve_queue(queue) != nullptr,
+  MLUOP_CHECK("mluOpSetQueue", mlusim::queue_is_live(queue),
               "queue {} is not a live queue", static_cast<void *>(queue));
   live->queue = queue;
   return MLUOP_STATUS_SUCCESS;

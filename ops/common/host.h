@@ -14,9 +14,7 @@
 #include <spdlog/fmt/ranges.h>
 
 #include "mlu_op.h"
-#include "runtime/devices.h"
-#include "runtime/logging.h"
-#include "runtime/queue.h"
+#include "runtime/operator_kit.h"
 
 struct mluOpContext {
   // NULL: CNRT's default queue (of the calling thread). Atomic because threads
