@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "tests/common/setting_scope.h"
 #include "tests/deform_roi_pool_forward/deform_roi_pool_forward_test.h"
 
 namespace mluop::deform_roi_pool_forward::test {
@@ -129,6 +130,7 @@ TEST(DeformRoiPoolForward, PolicyFollowsPointsAndDevice) {
 // The ping-pong pipeline hides the compute of each sample behind the loads of
 // the next: lower simulated time than the serial variant, identical numbers.
 TEST(DeformRoiPoolForward, PingPongIsFasterThanSerialWithSameNumbers) {
+  const mlusim::testing::TimingScope timed("on");  // compares device times
   for (mluOpDataType_t dtype : {MLUOP_DTYPE_FLOAT, MLUOP_DTYPE_HALF}) {
     const Problem p = cases::random_problem(
         dtype, {2, 50, 76, 128, 3, 7, 7, 0.0625f, 0, 0.1f, true, 300, 700, 0}, 5);
