@@ -8,6 +8,8 @@
 #include "cnrt.h"
 #include "mlu_op.h"
 #include "mlusim.h"
+#include "runtime/logging.h"
+#include "tests/common/op_log_capture.h"
 
 namespace {
 
@@ -139,6 +141,33 @@ TEST(Device, PresetsAndSelection) {
   spec.clusters = 0;
   EXPECT_EQ(mlusimSetDeviceSpec(&spec), cnrtErrorArgsInvalid);
   EXPECT_EQ(mlusimSetDevicePreset("MLU370-X4"), cnrtSuccess);
+}
+
+// A refused spec's log line names the rule it breaks; the device stays.
+TEST(Device, RefusedSpecNamesTheRule) {
+  mlusimDeviceSpec_t spec;
+  ASSERT_EQ(mlusimGetDeviceSpec(&spec), cnrtSuccess);
+  const mlusimDeviceSpec_t before = spec;
+  spec.vector_count_align_bytes = 48;  // the operand-size rule is a mask: powers of two only
+  {
+    mlusim::testing::OpLogCapture log(mlusim::log::runtime(), spdlog::level::err);
+    EXPECT_EQ(mlusimSetDeviceSpec(&spec), cnrtErrorArgsInvalid);
+    EXPECT_NE(log.text().find("vector_count_align_bytes must be powers of two"),
+              std::string::npos)
+        << log.text();
+  }
+  spec = before;
+  spec.gdram_efficiency = 1.5;
+  {
+    mlusim::testing::OpLogCapture log(mlusim::log::runtime(), spdlog::level::err);
+    EXPECT_EQ(mlusimSetDeviceSpec(&spec), cnrtErrorArgsInvalid);
+    EXPECT_NE(log.text().find("gdram_efficiency must lie in (0, 1]"), std::string::npos)
+        << log.text();
+  }
+  mlusimDeviceSpec_t now;
+  ASSERT_EQ(mlusimGetDeviceSpec(&now), cnrtSuccess);
+  EXPECT_EQ(now.vector_count_align_bytes, before.vector_count_align_bytes);
+  EXPECT_DOUBLE_EQ(now.gdram_efficiency, before.gdram_efficiency);
 }
 
 }  // namespace
