@@ -300,7 +300,8 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     c.sram = mem.sram(c.physical_cluster);
     c.sram_capacity = sram_usable(p.spec);
     for (Space s : {Space::kNram, Space::kSram, Space::kWram})
-      if (!c.is_mpu || s == Space::kSram) c.declared[static_cast<int>(s)] = layout.ends(s);
+      if (!c.is_mpu || s == Space::kSram)
+        c.declared[static_cast<int>(s)] = shared.kernel_declared[static_cast<int>(s)];
     c.touched[static_cast<int>(Space::kNram)].fit(c.nram_capacity);
     c.touched[static_cast<int>(Space::kSram)].fit(c.sram_capacity);
     c.touched[static_cast<int>(Space::kWram)].fit(c.wram_capacity);
@@ -323,7 +324,9 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
   const bool is_union = p.gang > 0;
   LaunchShared shared{p.name, is_union, std::max(p.gang, 0),
                       is_union ? static_cast<size_t>(p.gang) * p.spec.cores_per_cluster : 1,
-                      nullptr, &layout, p.hazards, &hazard_reports};
+                      nullptr, &layout, {}, p.hazards, &hazard_reports};
+  for (Space s : {Space::kNram, Space::kSram, Space::kWram})
+    shared.kernel_declared[static_cast<int>(s)] = layout.ends(s);
   for (int k = 0; k < p.memory_cores; ++k) shared.srams.push_back(mem.sram(k));
   init_cores(p, mem, lease, shared, layout, cores);
   begin_scalar_marks(cores, nram_usable(p.spec));

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "runtime/logging.h"
-#include "runtime/onchip_layout.h"
 
 namespace mlusim {
 
@@ -27,7 +26,8 @@ void log_skip(const CoreContext &c, const std::string &what) {
 
 bool skip_on_memory_core(const CoreContext &c, const char *op, Space space, size_t off,
                          size_t bytes) {
-  if (!inside_declared(c.launch->layout->ends(space), off, bytes)) return false;
+  if (!inside_declared(c.launch->kernel_declared[static_cast<int>(space)], off, bytes))
+    return false;
   if (first_skip(c))
     log_skip(c, fmt::format("{} needs {}, which a memory core does not have (BANG C guide 3.3.2)",
                             op, space_name(space)));

@@ -212,6 +212,20 @@ class HazardReports;
 // (kOff, which also skips every other kind); kFault fails the launch at any.
 enum class HazardMode : uint8_t { kWarn, kFault, kOff };
 
+// The on-chip variables a .mlu kernel declared in one space, as one launch
+// lays them out for all its cores (runtime/onchip_layout.cpp): for each 128-byte
+// granule, the offset where the variable holding it ends (0: none does). An
+// operand is valid when it ends at or before the end recorded for its first
+// granule, so one lookup catches both a run past the declared memory and a run
+// from one array into the next. The layout starts every variable on a granule,
+// so no granule holds two; a launch writes an entry per granule a variable
+// spans, thousands for a kernel that declares all of NRAM.
+struct DeclaredEnds {
+  static constexpr unsigned kGranuleShift = 7;
+  const uint32_t *end = nullptr;
+  size_t granules = 0;  // 0 on a memory core's NRAM and WRAM: every operand takes the slow path
+};
+
 // What the cores of one launch share.
 struct LaunchShared {
   const char *kernel = "";
@@ -223,6 +237,10 @@ struct LaunchShared {
   size_t union_tasks = 1;
   Scheduler *scheduler = nullptr;
   OnchipLayout *layout = nullptr;  // the kernel's declared on-chip variables
+  // Their ends in NRAM, SRAM and WRAM (the layout's, indexed by Space): what
+  // a compute core's operands, and a memory core's in its scratch, are held
+  // against.
+  DeclaredEnds kernel_declared[3];
   HazardMode hazards = HazardMode::kWarn;
   HazardReports *hazard_reports = nullptr;  // the pairs of sites reported so far
   std::vector<std::byte *> srams;  // each physical cluster's SRAM (copies to another cluster)
@@ -244,20 +262,6 @@ struct LaunchShared {
 inline bool first_note(std::atomic<bool> &noted) {
   return !noted.load(std::memory_order_relaxed) && !noted.exchange(true, std::memory_order_relaxed);
 }
-
-// The on-chip variables a .mlu kernel declared in one space, as one launch
-// lays them out for all its cores (runtime/onchip_layout.cpp): for each 128-byte
-// granule, the offset where the variable holding it ends (0: none does). An
-// operand is valid when it ends at or before the end recorded for its first
-// granule, so one lookup catches both a run past the declared memory and a run
-// from one array into the next. The layout starts every variable on a granule,
-// so no granule holds two; a launch writes an entry per granule a variable
-// spans, thousands for a kernel that declares all of NRAM.
-struct DeclaredEnds {
-  static constexpr unsigned kGranuleShift = 7;
-  const uint32_t *end = nullptr;
-  size_t granules = 0;  // 0 on a memory core's NRAM and WRAM: every operand takes the slow path
-};
 
 // Whether [off, off + bytes) of a space lies inside one declared variable.
 inline bool inside_declared(const DeclaredEnds &d, size_t off, size_t bytes) {
