@@ -153,13 +153,15 @@ cnrtRet_t mlusimSetMemoryFill(const char *pattern) {
 }
 int mlusimGetMemoryFill(void) { return fill_byte(); }
 cnrtRet_t mlusimSetHazards(const char *mode) {
-  if (set_hazard_mode(mode)) return cnrtSuccess;
-  log::runtime().error("pipe hazard mode '{}' is none of warn, fault or off", mode);
+  const std::string problem = set_hazard_mode(mode);
+  if (problem.empty()) return cnrtSuccess;
+  log::runtime().error("mlusimSetHazards: {}", problem);
   return cnrtErrorArgsInvalid;
 }
 cnrtRet_t mlusimSetTiming(const char *mode) {
-  if (timing::set_timing_mode(mode)) return cnrtSuccess;
-  log::runtime().error("timing mode '{}' is none of on, bars or off", mode);
+  const std::string problem = timing::set_timing_mode(mode);
+  if (problem.empty()) return cnrtSuccess;
+  log::runtime().error("mlusimSetTiming: {}", problem);
   return cnrtErrorArgsInvalid;
 }
 cnrtRet_t mlusimSetGdramGuard(int on) {

@@ -73,7 +73,7 @@ const HazardRule &hazard_rule(HazardKind kind) { return kRules[static_cast<size_
 
 HazardMode hazard_mode() { return static_cast<HazardMode>(g_hazards.current()); }
 
-bool set_hazard_mode(const char *name) { return g_hazards.choose(name); }
+std::string set_hazard_mode(const char *name) { return g_hazards.choose(name); }
 
 HazardReports::Verdict HazardReports::first(HazardKind kind, const char *earlier,
                                             const char *later) {

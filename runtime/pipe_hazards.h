@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <mutex>
 #include <set>
+#include <string>
 #include <tuple>
 
 #include "mlusim/bang/detail/core.h"
@@ -45,8 +46,8 @@ const HazardRule &hazard_rule(HazardKind kind);
 // MLUSIM_HAZARDS: "warn" (the default), "fault" or "off"; mlusimSetHazards
 // overrides it. An unknown value is a settings problem listing the valid ones.
 HazardMode hazard_mode();
-// false (and no change) for an unknown name; null restores the environment's.
-bool set_hazard_mode(const char *name);
+// "" when taken, null restoring the environment's; else the problem in words.
+std::string set_hazard_mode(const char *name);
 
 // The pairs of sites one launch has reported (MLUSIM_HAZARDS=warn): each
 // once, up to kMaxReports.

@@ -86,11 +86,12 @@ int NamedChoice::current() const {
   return found < 0 ? fallback_ : found;
 }
 
-bool NamedChoice::choose(const char *name) {
+std::string NamedChoice::choose(const char *name) {
   const int found = name == nullptr ? -1 : index_of(name);
-  if (name != nullptr && found < 0) return false;
+  if (name != nullptr && found < 0)
+    return fmt::format("'{}' is none of the valid values of {}: {}", name, variable_, valid_);
   chosen_ = found;
-  return true;
+  return "";
 }
 
 std::string settings_problems() {

@@ -35,8 +35,10 @@ class NamedChoice {
   // The chosen value, else the environment's (an unknown one is a settings
   // problem), else the default.
   int current() const;
-  // false (and no change) for an unknown name; null restores the environment's.
-  bool choose(const char *name);
+  // "" when taken (null restores the environment's); for an unknown name, no
+  // change and the problem in words, naming the valid values as a bad
+  // environment value's problem does.
+  std::string choose(const char *name);
 
  private:
   int index_of(const char *name) const;  // -1: none of the names

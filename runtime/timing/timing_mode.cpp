@@ -13,7 +13,7 @@ NamedChoice g_timing("MLUSIM_TIMING", {"off", "on", "bars"}, static_cast<int>(Ti
 
 TimingMode timing_mode() { return static_cast<TimingMode>(g_timing.current()); }
 
-bool set_timing_mode(const char *name) { return g_timing.choose(name); }
+std::string set_timing_mode(const char *name) { return g_timing.choose(name); }
 
 int replays_of(TimingMode mode) {
   return mode == TimingMode::kBars ? 3 : mode == TimingMode::kOn ? 1 : 0;

@@ -6,6 +6,8 @@
 // the launch overhead alone). mlusimSetTiming overrides the environment.
 #pragma once
 
+#include <string>
+
 namespace mlusim::timing {
 
 enum class TimingMode { kOff, kOn, kBars };
@@ -13,8 +15,8 @@ enum class TimingMode { kOff, kOn, kBars };
 // The mode the next launch uses. An unknown MLUSIM_TIMING is a settings
 // problem naming the valid values (runtime/settings.h).
 TimingMode timing_mode();
-// false (and no change) for an unknown name; null restores the environment's.
-bool set_timing_mode(const char *name);
+// "" when taken, null restoring the environment's; else the problem in words.
+std::string set_timing_mode(const char *name);
 // How many replays a mode asks for.
 int replays_of(TimingMode mode);
 
