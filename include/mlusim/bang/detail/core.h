@@ -404,7 +404,7 @@ struct CoreContext {
   // Scalar code since the last recorded step, in cycles at scalar_prices, and
   // its NRAM accesses apart (a counter of their own keeps a loop's two
   // additions from waiting on each other): the next step carries them
-  // (Step::scalar_cycles).
+  // (Step::scalar_cycles); in an untimed launch they add up unread.
   uint64_t scalar_cycles = 0, scalar_nram_accesses = 0;
   ScalarPrices scalar_prices{};
   // Where the last scalar accesses outside NRAM fell (a launch's allocations
@@ -654,10 +654,7 @@ inline void check_write(CoreContext &c, const char *op, const void *p, size_t by
 inline void record(CoreContext &c, const Step &step) {
   if (c.steps_taken++ >= c.step_limit.load(std::memory_order_relaxed)) [[unlikely]]
     detail::fault_too_many_steps(c, step.op);
-  if (!c.timed) {
-    c.scalar_cycles = c.scalar_nram_accesses = 0;
-    return;
-  }
+  if (!c.timed) return;
   if (c.steps.full()) [[unlikely]]
     detail::next_step_chunk(c);
   c.steps.push(step).scalar_cycles =
