@@ -12,6 +12,7 @@
 #include "cnnl.h"
 #include "harness/harness.h"
 #include "tests/common/op_log_capture.h"
+#include "tests/common/preset_scope.h"
 
 namespace cnnl_test {
 
@@ -48,19 +49,7 @@ class Handle {
 
 // Runs the scope on another simulated device preset ("MLU270", "MLU290"),
 // whose NRAM, cores and alignments the operators' plans must follow.
-class DevicePreset {
- public:
-  explicit DevicePreset(const char *name) {
-    mlusimGetDeviceSpec(&saved_);
-    if (mlusimSetDevicePreset(name) != cnrtSuccess) throw std::runtime_error("no such preset");
-  }
-  ~DevicePreset() { mlusimSetDeviceSpec(&saved_); }
-  DevicePreset(const DevicePreset &) = delete;
-  DevicePreset &operator=(const DevicePreset &) = delete;
-
- private:
-  mlusimDeviceSpec_t saved_{};
-};
+using DevicePreset = mlusim::testing::PresetScope;
 
 // A tensor descriptor; dense unless strides are given, never set if `unset`.
 class Desc {
