@@ -87,6 +87,14 @@ cnrtRet_t mlusimGetDeviceSpec(mlusimDeviceSpec_t *spec);
  * preset's is its rated clock). 0 restores the rated clock of the current
  * preset. Also read from MLUSIM_CLOCK_MHZ at start-up. */
 cnrtRet_t mlusimSetClockMHz(double mhz);
+/* The cost model's estimated constants (docs/cost_model.md), by their field
+ * names in mlusimDeviceSpec_t: "gdram_latency_ns" (also a scalar GDRAM load's
+ * wait), "launch_overhead_us", "gdram_efficiency", ... Sets one on the current
+ * device, or reads it; an unknown name, or a value the device cannot take, is
+ * an error whose log line names the valid ones. MLUSIM_CONSTANTS
+ * ("name=value,name=value") sets them at start-up, after MLUSIM_DEVICE. */
+cnrtRet_t mlusimSetConstant(const char *name, double value);
+cnrtRet_t mlusimGetConstant(const char *name, double *value);
 /* Peak vector ops per second of the whole device for an mlu-ops dtype code. */
 double mlusimPeakOpsPerSecond(int mluop_dtype);
 

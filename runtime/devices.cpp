@@ -1,6 +1,8 @@
 #include "runtime/devices.h"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
@@ -8,6 +10,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "runtime/device_constants.h"
 #include "runtime/logging.h"
 #include "runtime/settings.h"
 
@@ -180,7 +183,7 @@ std::string preset_names() {
 
 bool valid_clock_mhz(double mhz) { return std::isfinite(mhz) && mhz >= 100 && mhz <= 3000; }
 
-// MLUSIM_DEVICE and MLUSIM_CLOCK_MHZ: a bad value is kept as a settings
+// MLUSIM_DEVICE, MLUSIM_CLOCK_MHZ and MLUSIM_CONSTANTS: a bad value is kept as a settings
 // problem (runtime/settings.h), which fails every launch until it is mended.
 DeviceSpec initial_device() {
   DeviceSpec spec = presets().front();
@@ -193,6 +196,12 @@ DeviceSpec initial_device() {
     const double mhz = std::strtod(clock, &end);
     if (end != clock && *end == '\0' && valid_clock_mhz(mhz)) spec.clock_ghz = mhz / 1000;
     else setting_invalid("MLUSIM_CLOCK_MHZ", clock, "a clock in MHz from 100 to 3000");
+  }
+  if (const char *constants = std::getenv("MLUSIM_CONSTANTS")) {
+    if (const std::string problem = set_constants(spec, constants); !problem.empty())
+      setting_invalid("MLUSIM_CONSTANTS", constants,
+                      "name=value pairs, comma-separated, of the constants " + constant_names() +
+                          " (here: " + problem + ")");
   }
   return spec;
 }
@@ -269,6 +278,35 @@ bool set_clock_mhz(double mhz) {
   return true;
 }
 
+const char *spec_problem(const DeviceSpec &s) {
+  const auto power_of_two = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+  if (s.clusters <= 0 || s.cores_per_cluster <= 0)
+    return "clusters and cores_per_cluster must be positive";
+  if (s.clusters * s.cores_per_cluster > MLUSIM_MAX_CORES)
+    return "clusters x cores_per_cluster exceeds MLUSIM_MAX_CORES";
+  if (s.nram_bytes <= s.stack_reserve_bytes) return "nram_bytes must exceed stack_reserve_bytes";
+  if (s.clock_ghz <= 0 || s.gdram_gbps <= 0 || s.cluster_gbps <= 0 ||
+      s.vector_bytes_per_cycle <= 0 || s.onchip_bytes_per_cycle <= 0)
+    return "clock_ghz, gdram_gbps, cluster_gbps, vector_bytes_per_cycle and "
+           "onchip_bytes_per_cycle must be positive";
+  if (*std::min_element(std::begin(s.matrix_macs_per_cycle), std::end(s.matrix_macs_per_cycle)) <=
+      0)
+    return "every matrix_macs_per_cycle must be positive";
+  if (!power_of_two(s.nram_align_bytes) || !power_of_two(s.vector_count_align_bytes))
+    return "nram_align_bytes and vector_count_align_bytes must be powers of two";
+  if (s.transpose_align_bytes <= 0 || s.dma_requests_in_flight <= 0)
+    return "transpose_align_bytes and dma_requests_in_flight must be positive";
+  if (s.gdram_write_extra < 0 || s.gdram_segment_bytes < 0)
+    return "gdram_write_extra and gdram_segment_bytes must not be negative";
+  if (!(s.gdram_efficiency > 0) || s.gdram_efficiency > 1)
+    return "gdram_efficiency must lie in (0, 1]";
+  if (std::min({s.scalar_op_cycles, s.scalar_divide_cycles, s.scalar_block_cycles,
+                s.scalar_onchip_cycles, s.scalar_sram_cycles, s.scalar_gdram_load_ns,
+                s.scalar_gdram_store_cycles}) < 0)
+    return "no scalar_* price may be negative";
+  return nullptr;
+}
+
 std::vector<std::pair<const char *, const char *>> figure_sources() {
   return {
       {kDriverMcu, "Cambricon's kernel driver (public, GPL), mcu/cndrv_mcu_info.c, "
@@ -283,8 +321,8 @@ std::vector<std::pair<const char *, const char *>> figure_sources() {
       {kMluOps372, "mlu-ops' kernels that pass on MLU370 boards: 8-byte vector operands at "
                       "unaligned NRAM offsets, transposes of 20-byte rows"},
       {"guide", "Cambricon's BANG C operator developer guide, 5.3.4"},
-      {kCourseLabs, "published runs of Cambricon's BANG C course labs on MLU370 boards: a scalar "
-                    "loop reading GDRAM through pointers, 630-780 ns per iteration"},
+      {kCourseLabs, "published runs of the BANG C course's lab 5.2 on MLU370 boards: a scalar "
+                    "matrix multiply over GDRAM pointers and over NRAM arrays (docs/devices.md)"},
       {"card", "the card's public specification"},
       {kEstimate, "no public figure: fitted or guessed, docs/cost_model.md"},
   };

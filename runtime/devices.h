@@ -26,6 +26,10 @@ void set_current_device(const DeviceSpec &spec);
 // with a log line naming the valid range, for a clock no board runs at.
 bool set_clock_mhz(double mhz);
 
+// The first rule of a device that `spec` breaks, in words; null when it
+// keeps them all.
+const char *spec_problem(const DeviceSpec &spec);
+
 // One figure of a preset as `mlusim devices` shows it, with its source.
 struct Figure {
   std::string name, value;

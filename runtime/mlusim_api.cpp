@@ -1,10 +1,11 @@
 // mlusim.h: device selection, reports, errors and traces.
 #include "mlusim.h"
 
-#include <algorithm>
-#include <iterator>
+#include <optional>
+#include <string>
 
 #include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
+#include "runtime/device_constants.h"
 #include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/last_error.h"
@@ -37,40 +38,6 @@ cnrtRet_t mlusimSetDevicePreset(const char *name) {
   return cnrtSuccess;
 }
 
-namespace {
-
-// The first rule of a device that `s` breaks, in words; null when it keeps
-// them all.
-const char *spec_problem(const mlusimDeviceSpec_t &s) {
-  const auto power_of_two = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
-  if (s.clusters <= 0 || s.cores_per_cluster <= 0)
-    return "clusters and cores_per_cluster must be positive";
-  if (s.clusters * s.cores_per_cluster > MLUSIM_MAX_CORES)
-    return "clusters x cores_per_cluster exceeds MLUSIM_MAX_CORES";
-  if (s.nram_bytes <= s.stack_reserve_bytes) return "nram_bytes must exceed stack_reserve_bytes";
-  if (s.clock_ghz <= 0 || s.gdram_gbps <= 0 || s.cluster_gbps <= 0 ||
-      s.vector_bytes_per_cycle <= 0 || s.onchip_bytes_per_cycle <= 0)
-    return "clock_ghz, gdram_gbps, cluster_gbps, vector_bytes_per_cycle and "
-           "onchip_bytes_per_cycle must be positive";
-  if (*std::min_element(std::begin(s.matrix_macs_per_cycle), std::end(s.matrix_macs_per_cycle)) <=
-      0)
-    return "every matrix_macs_per_cycle must be positive";
-  if (!power_of_two(s.nram_align_bytes) || !power_of_two(s.vector_count_align_bytes))
-    return "nram_align_bytes and vector_count_align_bytes must be powers of two";
-  if (s.transpose_align_bytes <= 0 || s.dma_requests_in_flight <= 0)
-    return "transpose_align_bytes and dma_requests_in_flight must be positive";
-  if (s.gdram_write_extra < 0 || s.gdram_segment_bytes < 0)
-    return "gdram_write_extra and gdram_segment_bytes must not be negative";
-  if (!(s.gdram_efficiency > 0) || s.gdram_efficiency > 1)
-    return "gdram_efficiency must lie in (0, 1]";
-  if (std::min({s.scalar_op_cycles, s.scalar_divide_cycles, s.scalar_block_cycles,
-                s.scalar_onchip_cycles, s.scalar_sram_cycles, s.scalar_gdram_load_ns,
-                s.scalar_gdram_store_cycles}) < 0)
-    return "no scalar_* price may be negative";
-  return nullptr;
-}
-
-}  // namespace
 
 cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
   const char *problem = spec == nullptr ? "the spec is NULL" : spec_problem(*spec);
@@ -79,6 +46,29 @@ cnrtRet_t mlusimSetDeviceSpec(const mlusimDeviceSpec_t *spec) {
     return cnrtErrorArgsInvalid;
   }
   set_current_device(*spec);
+  return cnrtSuccess;
+}
+
+cnrtRet_t mlusimSetConstant(const char *name, double value) {
+  DeviceSpec spec = current_device();
+  const std::string problem = name == nullptr ? "the name is NULL" : set_constant(spec, name, value);
+  if (!problem.empty()) {
+    log::runtime().error("mlusimSetConstant refused: {}", problem);
+    return cnrtErrorArgsInvalid;
+  }
+  set_current_device(spec);
+  return cnrtSuccess;
+}
+
+cnrtRet_t mlusimGetConstant(const char *name, double *value) {
+  const std::optional<double> found =
+      name == nullptr ? std::nullopt : constant_of(current_device(), name);
+  if (!found || value == nullptr) {
+    log::runtime().error("mlusimGetConstant: '{}' is no estimated constant; the constants are {}",
+                         name != nullptr ? name : "(null)", constant_names());
+    return cnrtErrorArgsInvalid;
+  }
+  *value = *found;
   return cnrtSuccess;
 }
 

@@ -158,6 +158,8 @@ mlusim_settings_test(bad_clock "MLUSIM_CLOCK_MHZ=fast"
   "MLUSIM_CLOCK_MHZ='fast' is none of the valid values: a clock in MHz from 100 to 3000")
 mlusim_settings_test(misspelt_name "MLUSIM_DEVCIE=MLU270"
   "MLUSIM_DEVCIE is no setting of mlusim \\(the settings are MLUSIM_DEVICE, MLUSIM_CLOCK_MHZ")
+mlusim_settings_test(unknown_constant "MLUSIM_CONSTANTS=gdram_latency_ns=400,dram_speed=2"
+  "MLUSIM_CONSTANTS='gdram_latency_ns=400,dram_speed=2' is none of the valid values: name=value pairs, comma-separated, of the constants atomic_latency_ns, .*'dram_speed' is no estimated constant")
 mlusim_settings_test(bad_fill "MLUSIM_FILL=pink" "MLUSIM_FILL='pink' is none of the valid values")
 mlusim_settings_test(bad_races "MLUSIM_RACES=maybe" "MLUSIM_RACES='maybe' is none of the valid values: fault")
 mlusim_settings_test(bad_log "MLUSIM_LOG=loud" "MLUSIM_LOG=.loud. is none of the valid values")
