@@ -76,7 +76,7 @@ void log_run(CoreContext &c, const ScalarRun &r) {
 void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr_t address,
                       size_t bytes, unsigned access, uint64_t bits) {
   const ScalarPrices &price = c.scalar_prices;
-  const uint64_t times = access == kScalarUpdate ? 2 : 1;
+  const uint64_t times = charged_accesses(access);
   const bool store = (access & kScalarStore) != 0;
   switch (place_of(c, address)) {
     case Place::kSram:
@@ -87,8 +87,9 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       if (c.launch->is_union) log_scalar(c, op, where, address, bytes, access, bits, Space::kSram);
       return;
     case Place::kGdram:
-      c.scalar_cycles += ((access & kScalarLoad) != 0 ? price.gdram_load : 0) +
-                         ((access & kScalarStore) != 0 ? price.gdram_store : 0);
+      if (!in_register(access))
+        c.scalar_cycles += ((access & kScalarLoad) != 0 ? price.gdram_load : 0) +
+                           ((access & kScalarStore) != 0 ? price.gdram_store : 0);
       log_scalar(c, op, where, address, bytes, access, bits, Space::kGdram);
       return;
     case Place::kWram:

@@ -13,11 +13,13 @@ using mlusim::cncc::testing::user;
 
 // The translation of `code` with each access written short: L(x) for
 // ::mlusim::bang::scalar_at("p.mlu:3" "\0" "12", x), S(x) for scalar_store_at,
-// U(x) for scalar_update_at (the first test spells one out).
+// U(x) for scalar_update_at, R(x) for scalar_register_update_at (the first
+// test spells one out).
 std::string out(const std::string &code) {
   std::string t = mlusim::cncc::testing::out(code);
   for (auto [accessor, letter] : {std::pair{"scalar_at", "L("}, std::pair{"scalar_store_at", "S("},
-                                  std::pair{"scalar_update_at", "U("}})
+                                  std::pair{"scalar_update_at", "U("},
+                                  std::pair{"scalar_register_update_at", "R("}})
     t = std::regex_replace(t, std::regex(std::string(R"(::mlusim::bang::)") + accessor +
                                          R"(\("p\.mlu:[0-9]+" "\\0" "[0-9]+", )"),
                            letter);
@@ -46,6 +48,21 @@ TEST(ScalarAccesses, AssignmentsAreStoresAndCompoundOnesUpdates) {
                             "n[0] = 1; n[1] += 2; n[2]++; --n[3]; x = n[0] == 1; n[1] <<= 1; }\n");
   EXPECT_EQ(line_of(t, "S(n[0])"),
             "S(n[0]) = 1; U(n[1]) += 2; U(n[2])++; --U(n[3]); x = L(n[0]) == 1; U(n[1]) <<= 1; }");
+}
+
+TEST(ScalarAccesses, AnUpdateItsInnermostLoopDoesNotMoveIsKeptInARegister) {
+  const std::string t = out("__mlu_global__ void k(float *r, const float *a, int n, int i) {\n"
+                            "for (int x = 0; x < n; x++) { r[i * n + 1] += a[x]; r[x] += 1; }\n"
+                            "while (n > 0) { n--; r[n] += 1; s->total += 1; r[f(i)] += 1; }\n"
+                            "do { r[i] += 1; } while (--n > 0); r[i] += 1;\n"
+                            "for (int x = 0; x < n; x++) *p++ += 1; }\n");
+  // x is the loop's; n changes in the while loop; f(i) might not give the
+  // same element twice; p moves; the r[i] after the do loop is in no loop.
+  EXPECT_NE(t.find("R(r[i * n + 1]) += L(a[x]); U(r[x]) += 1; }"), std::string::npos) << t;
+  EXPECT_NE(t.find("n--; U(r[n]) += 1; R(s->total) += 1; U(r[f(i)]) += 1; }"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find("R(r[i]) += 1; } while (--n > 0); U(r[i]) += 1;"), std::string::npos) << t;
+  EXPECT_NE(t.find("U(*p++) += 1;"), std::string::npos) << t;
 }
 
 TEST(ScalarAccesses, DereferencesWrapTheirWholeOperand) {

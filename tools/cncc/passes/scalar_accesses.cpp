@@ -6,11 +6,16 @@
 // and the like), the same lvalue after the simulated core has seen it: which
 // memory it lies in, what it costs, whether an unfenced async copy owns it,
 // and for GDRAM and SRAM the race check's log (detail/scalar_code.h). Members
-// of the element ride along: a[i].x is one access of x. Left alone: &p[i]
+// of the element ride along: a[i].x is one access of x. An update of an
+// element whose address its innermost loop does not change (the lab's
+// `result[i * k + j] += ...` in a loop over x) is kept in a register, as an
+// optimising compiler keeps it: scalar_register_update_at, checked as any
+// access but charged nothing (docs/cost_model.md). Left alone: &p[i]
 // (an address), declarators (float a[8], int *p, T *q[2]), sizeof and
 // decltype operands, attributes, asm statements, on-chip declarations, host
 // code.
 #include <algorithm>
+#include <set>
 
 #include "tools/cncc/expressions.h"
 #include "tools/cncc/passes/passes.h"
@@ -18,16 +23,27 @@
 namespace mlusim::cncc {
 namespace {
 
-enum class Access { kLoad, kStore, kUpdate };
+enum class Access { kLoad, kStore, kUpdate, kRegisterUpdate };
 
 const char *accessor(Access a) {
   switch (a) {
     case Access::kLoad: return "scalar_at";
     case Access::kStore: return "scalar_store_at";
     case Access::kUpdate: return "scalar_update_at";
+    case Access::kRegisterUpdate: return "scalar_register_update_at";
   }
   return "";
 }
+
+// A loop statement's tokens, from its keyword to its last.
+struct Loop {
+  size_t first, last;
+};
+// A name given a value at token `at`: assigned, incremented or declared.
+struct Change {
+  size_t at;
+  std::string_view name;
+};
 
 struct Wrap {
   size_t first, last;  // tokens of the accessed lvalue
@@ -44,7 +60,11 @@ class AccessFinder {
       if (u_.is(i, "[")) subscript(i);
       else if (u_.is(i, "->")) member(i);
       else if (u_.is(i, "*")) dereference(i);
+      else if (u_.is(i, "for") || u_.is(i, "while") || u_.is(i, "do")) loop(i);
+      else if (u_[i].kind == Kind::kIdent) note_change(i);
     }
+    for (Wrap &w : wraps_)
+      if (w.access == Access::kUpdate && kept_in_register(w)) w.access = Access::kRegisterUpdate;
     emit();
   }
 
@@ -110,6 +130,40 @@ class AccessFinder {
     wraps_.push_back(Wrap{first, last, access});
   }
 
+  void loop(size_t keyword) {
+    if (u_.is(keyword, "while") && do_whiles_.count(keyword) != 0) return;
+    if (u_.is(keyword, "do")) do_whiles_.insert(x_.next(x_.statement_end(x_.next(keyword))));
+    const size_t last = x_.statement_end(keyword);
+    if (last < u_.size()) loops_.push_back(Loop{keyword, last});
+  }
+
+  // The name at k is assigned (=, +=, ...), incremented or decremented, or declared.
+  void note_change(size_t k) {
+    if (is_keyword(u_.text(k)) || u_.is(x_.prev(k), ".") || u_.is(x_.prev(k), "->")) return;
+    const size_t after = x_.next(k), before = x_.prev(k);
+    const bool assigned = u_.is(after, "=") && !u_.adjacent(after, 2, "=");
+    const bool prefix = before < u_.size() && before > 0 &&
+                        (u_.adjacent(before - 1, 2, "+") || u_.adjacent(before - 1, 2, "-"));
+    if (assigned || prefix || updated(after) || x_.declares(k)) changes_.push_back(Change{k, u_.text(k)});
+  }
+
+  // Whether the element w updates has the same address on every iteration of
+  // its innermost loop: no name of it changes there, and it calls nothing.
+  bool kept_in_register(const Wrap &w) const {
+    const Loop *inner = nullptr;
+    for (const Loop &l : loops_)
+      if (l.first < w.first && w.last <= l.last && (inner == nullptr || l.first > inner->first))
+        inner = &l;
+    if (inner == nullptr) return false;
+    for (size_t k = w.first; k <= w.last && k < u_.size(); k = x_.next(k)) {
+      if (u_.is(k, "(")) return false;
+      if (u_[k].kind != Kind::kIdent || u_.is(x_.prev(k), ".") || u_.is(x_.prev(k), "->")) continue;
+      for (const Change &c : changes_)
+        if (c.at >= inner->first && c.at <= inner->last && c.name == u_.text(k)) return false;
+    }
+    return true;
+  }
+
   // "&x", "(char *)&x": a unary '&' at k takes the address of what follows.
   bool address_taken(size_t k) const {
     return u_.is(k, "&") && x_.star(k) == Expressions::Star::kUnary;
@@ -151,6 +205,9 @@ class AccessFinder {
   Expressions x_;
   KernelCode code_;
   std::vector<Wrap> wraps_;
+  std::vector<Loop> loops_;
+  std::set<size_t> do_whiles_;  // the 'while' of each do loop
+  std::vector<Change> changes_;
 };
 
 }  // namespace

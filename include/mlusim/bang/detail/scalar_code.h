@@ -35,7 +35,15 @@ enum ScalarAccess : unsigned {
   kScalarStore = 2,
   kScalarUpdate = 3,
   kScalarStoreOf = 6,
+  // An update of an element the compiler keeps in a register for the loop
+  // (mlusim-cncc decides): seen and checked as an update, charged nothing.
+  kScalarRegisterUpdate = 11,
 };
+constexpr bool in_register(unsigned access) { return (access & 8) != 0; }
+// How many accesses of memory it costs.
+constexpr unsigned charged_accesses(unsigned access) {
+  return in_register(access) ? 0 : access == kScalarUpdate ? 2 : 1;
+}
 
 // The `bytes` (8 or fewer) at `p` as one number, zero-extended.
 inline uint64_t bits_of(const void *p, size_t bytes) {
@@ -123,7 +131,7 @@ template <unsigned kAccess>
                                                 uintptr_t address, size_t bytes, uint64_t bits = 0) {
   if (const uintptr_t off = address - reinterpret_cast<uintptr_t>(c.nram); off < c.nram_capacity)
       [[likely]] {
-    c.scalar_nram_accesses += kAccess == kScalarUpdate ? 2 : 1;
+    c.scalar_nram_accesses += charged_accesses(kAccess);
     if constexpr ((kAccess & kScalarLoad) != 0) c.scalar_reads[off >> 2] = c.fence_epoch;
     if constexpr ((kAccess & kScalarStore) != 0) {
       c.scalar_stores[off >> 2] = c.fence_epoch;
@@ -131,8 +139,9 @@ template <unsigned kAccess>
     }
     c.scalar_marked = true;
   } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
-    c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
-                       ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
+    if constexpr (!in_register(kAccess))
+      c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
+                         ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
     log_scalar(c, op, where, address, bytes, kAccess, bits, Space::kGdram);
   } else {
     scalar_elsewhere(c, op, where, address, bytes, kAccess, bits);
@@ -206,10 +215,15 @@ template <typename T>
 constexpr decltype(auto) scalar_store_at(const char *where, T &&element) {
   return detail::scalar_element<detail::kScalarStore>(where, static_cast<T &&>(element));
 }
-// ... read and written: `p[i] += x`, `++*p`.
+// ... read and written: `p[i] += x`, `++*p` ...
 template <typename T>
 constexpr decltype(auto) scalar_update_at(const char *where, T &&element) {
   return detail::scalar_element<detail::kScalarUpdate>(where, static_cast<T &&>(element));
+}
+// ... or so in a loop that does not move it, kept in a register there.
+template <typename T>
+constexpr decltype(auto) scalar_register_update_at(const char *where, T &&element) {
+  return detail::scalar_element<detail::kScalarRegisterUpdate>(where, static_cast<T &&>(element));
 }
 
 // A block of device code begins: it computes `ops` operators and `divides`
