@@ -13,11 +13,25 @@ namespace {
 
 constexpr const char *kPr242 =
     "mlu-ops PR #242, gtest table on MLU270 (features [B,C,M], indices and weights [B,N,3])";
+// What the MLU270 cases need: the kernel PR #242 timed. Later ones (v1.5.2's)
+// compare integer indices with __bang_not, which MLU200 cores lack (the guide:
+// MLU300 and later), so they do not build for mtp_270; PR #242's converts the
+// indices to float first.
+constexpr const char *kPr242Kernel =
+    "an mlu-ops build for mtp_270 of PR #242's kernel (commit 90e36bb9): v1.5.2's compares "
+    "integers with __bang_not, which MLU200 lacks";
 constexpr const char *kPr659 =
-    "mlu-ops PR #659, gtest table (the board is not named; mlu-ops tested MLU370 then), the "
-    "in-tree case";
-constexpr const char *kCourseLabs =
-    "course lab runs on MLU370 boards (X8 and X4 at 1 GHz, M8 at 1.3 GHz)";
+    "mlu-ops PR #659, gtest table: the 11-us row, the in-tree case_1 (workspace 64768 B); its "
+    "IO efficiency is the case's bytes at 11 us on 2764.8 GB/s, an MLU590-M9's";
+constexpr const char *kPr1094 =
+    "mlu-ops PR #1094, gtest log on MLU590-H8: abs, the in-tree case_0 (BLOCK, 10 tasks), "
+    "whole microseconds";
+constexpr const char *kLabX =
+    "the course's lab 5.2 (exp_5_2_matmul_opt) reference run on MLU370-X8 and X4 at 1000 MHz, "
+    "M=128 N=256 K=128 (github.com/Yuichi1001/2024-AICS-EXP at 689d063, README)";
+constexpr const char *kLabM8 =
+    "the same lab run on MLU370-M8 at 1300 MHz with K=256 (github.com/kolp323/"
+    "Cambricon-MLU-Kernel-Labs at 193ee45, matmul_optimization/README.md)";
 
 // three_interpolate_forward's case as mlu-ops' harness reads it: features
 // [b, c, m], indices and weights [b, n, 3], output [b, c, n], random data.
@@ -42,61 +56,79 @@ std::string three_interpolate_case(int b, int c, int m, int n, const char *dtype
          "  error_threshold: 0.003\n  baseline_device: CPU\n}\n";
 }
 
+// What the fitted cases set (the labels their `fits` name), in the order the
+// fit takes them: the GDRAM latency is in every other case's time, the MLU200
+// launch overhead in the bandwidth-bound case's.
+constexpr const char *kGdramLatency = "GDRAM latency";
+constexpr const char *kScalarOnchip = "scalar on-chip access";
+constexpr const char *kLaunchMlu300 = "launch overhead, MLU300 and MLU500";
+constexpr const char *kLaunchMlu200 = "launch overhead, MLU200";
+constexpr const char *kSustainedShare = "GDRAM sustained share";
+constexpr const char *kHeldOut = "";
+
+std::vector<FitConstant> all_fit_constants() {
+  return {{kGdramLatency, "gdram_latency_ns", 200, 999, 100, 1000, 0},
+          {kScalarOnchip, "scalar_onchip_cycles", 200, 999, 0, 20, 1},
+          {kLaunchMlu300, "launch_overhead_us", 300, 999, 0, 20, 0},
+          {kLaunchMlu200, "launch_overhead_us", 200, 299, 0, 1000, 0},
+          {kSustainedShare, "gdram_efficiency", 200, 999, 0.2, 1, 0}};
+}
+
 Case program(std::string name, std::string board, double clock_mhz, std::string unit,
-             double low, double high, std::string citation, bool held_out,
+             double low, double high, std::string citation, std::string fits,
              std::function<double()> run) {
   return Case{std::move(name), std::move(board), clock_mhz, std::move(unit), low, high,
-              std::move(citation), held_out, Kind::kProgram, std::move(run), "", "", "", ""};
+              std::move(citation), std::move(fits), Kind::kProgram, std::move(run), "", "", "", "",
+              ""};
 }
 
 Case mluops(std::string name, std::string board, std::string arch, double published,
-            std::string citation, bool held_out, std::string op, std::string in_tree,
+            std::string citation, std::string fits, std::string op, std::string in_tree,
             std::string prototxt) {
   return Case{std::move(name), std::move(board), 0, "us", published, published,
-              std::move(citation), held_out, Kind::kMluOps, nullptr, std::move(op),
-              std::move(arch), std::move(in_tree), std::move(prototxt)};
+              std::move(citation), std::move(fits), Kind::kMluOps, nullptr, std::move(op),
+              std::move(arch), std::move(in_tree), std::move(prototxt), ""};
 }
 
-Case three_interpolate(int b, int c, int m, int n, bool half, double published) {
+Case three_interpolate(int b, int c, int m, int n, bool half, double published,
+                       std::string fits) {
   const char *dtype = half ? "DTYPE_HALF" : "DTYPE_FLOAT";
-  return mluops(fmt::format("three_interpolate_forward {} [{},{},{}] N={}",
-                            half ? "half" : "float", b, c, m, n),
-                "MLU270", "mtp_270", published, kPr242, half, "three_interpolate_forward", "",
-                three_interpolate_case(b, c, m, n, dtype));
+  Case k = mluops(fmt::format("three_interpolate_forward {} [{},{},{}] N={}",
+                              half ? "half" : "float", b, c, m, n),
+                  "MLU270", "mtp_270", published, kPr242, std::move(fits),
+                  "three_interpolate_forward", "", three_interpolate_case(b, c, m, n, dtype));
+  k.needs = kPr242Kernel;
+  return k;
 }
 
 std::vector<Case> all_cases() {
   std::vector<Case> v;
   v.push_back(mluops("ball_query case_0", "MLU370-X4", "mtp_372", 80,
-                     "mlu-ops PR #1083 (and #1047), gtest log on MLU370-X4", false, "ball_query",
-                     "ball_query/test_case/case_0.prototxt", ""));
-  v.push_back(three_interpolate(16, 512, 16, 64, false, 283));
-  v.push_back(three_interpolate(16, 256, 64, 256, false, 415));
-  v.push_back(three_interpolate(16, 256, 256, 1024, false, 1985));
-  v.push_back(three_interpolate(16, 128, 1024, 4096, false, 6408));
-  v.push_back(three_interpolate(16, 512, 16, 64, true, 212));
-  v.push_back(three_interpolate(16, 256, 64, 256, true, 282));
-  v.push_back(three_interpolate(16, 256, 256, 1024, true, 774));
-  v.push_back(mluops("masked_im2col_forward 4x4 kernel", "MLU370-X4", "mtp_372", 18, kPr659, true,
-                     "masked_im2col_forward", "masked_im2col_forward/test_case/case_0.prototxt",
-                     ""));
-  v.push_back(mluops("masked_im2col_forward 14x14 kernel", "MLU370-X4", "mtp_372", 11, kPr659,
-                     true, "masked_im2col_forward",
+                     "mlu-ops PR #1083 (and #1047), gtest log on MLU370-X4", kHeldOut,
+                     "ball_query", "ball_query/test_case/case_0.prototxt", ""));
+  v.push_back(three_interpolate(16, 512, 16, 64, false, 283, kLaunchMlu200));
+  v.push_back(three_interpolate(16, 256, 64, 256, false, 415, kHeldOut));
+  v.push_back(three_interpolate(16, 256, 256, 1024, false, 1985, kHeldOut));
+  v.push_back(three_interpolate(16, 128, 1024, 4096, false, 6408, kSustainedShare));
+  v.push_back(three_interpolate(16, 512, 16, 64, true, 212, kHeldOut));
+  v.push_back(three_interpolate(16, 256, 64, 256, true, 282, kHeldOut));
+  v.push_back(three_interpolate(16, 256, 256, 1024, true, 774, kHeldOut));
+  v.push_back(mluops("masked_im2col_forward case_1 (14x14 kernel)", "MLU590-M9", "mtp_592", 11,
+                     kPr659, kHeldOut, "masked_im2col_forward",
                      "masked_im2col_forward/test_case/case_1.prototxt", ""));
-  v.push_back(program("scalar NRAM multiply-add loop", "MLU370-X8", 0, "cycles/iteration", 30, 30,
-                      kCourseLabs, false, scalar_nram_loop_cycles_per_iteration));
-  v.push_back(program("scalar NRAM multiply-add loop", "MLU370-X4", 0, "cycles/iteration", 30, 30,
-                      kCourseLabs, false, scalar_nram_loop_cycles_per_iteration));
-  v.push_back(program("scalar NRAM multiply-add loop", "MLU370-M8", 0, "cycles/iteration", 30, 30,
-                      kCourseLabs, true, scalar_nram_loop_cycles_per_iteration));
-  v.push_back(program("scalar GDRAM pointer loop", "MLU370-X4", 0, "ns/iteration", 630, 780,
-                      kCourseLabs, false, scalar_gdram_loop_ns_per_iteration));
-  v.push_back(program("scalar GDRAM pointer loop", "MLU370-M8", 0, "ns/iteration", 630, 780,
-                      kCourseLabs, true, scalar_gdram_loop_ns_per_iteration));
-  v.push_back(program("element-wise op on 10,000 floats (launch floor)", "MLU590-H8", 0, "us",
-                      2, 2,
-                      "mlu-ops PR #1094, gtest log on an MLU590 (the model is not named)", false,
-                      small_elementwise_us));
+  v.push_back(mluops("abs case_0 (10,000 floats: the launch floor)", "MLU590-H8", "mtp_592", 2,
+                     kPr1094, kLaunchMlu300, "abs", "abs/test_case/case_0.prototxt", ""));
+  const auto lab = [&](const char *name, const char *board, double ms, const char *citation,
+                       const char *fits, double (*run)(int), int k) {
+    v.push_back(program(fmt::format("lab 5.2 {} 128x256x{}", name, k), board, 0, "ms", ms, ms,
+                        citation, fits, [run, k] { return run(k); }));
+  };
+  lab("01_scalar (GDRAM)", "MLU370-X8", 2716.140, kLabX, kGdramLatency, lab_gdram_matmul_ms, 128);
+  lab("01_scalar (GDRAM)", "MLU370-X4", 3261.580, kLabX, kHeldOut, lab_gdram_matmul_ms, 128);
+  lab("01_scalar (GDRAM)", "MLU370-M8", 5280.594, kLabM8, kHeldOut, lab_gdram_matmul_ms, 256);
+  lab("02_scalar_nram", "MLU370-X8", 126.067, kLabX, kScalarOnchip, lab_nram_matmul_ms, 128);
+  lab("02_scalar_nram", "MLU370-X4", 126.071, kLabX, kHeldOut, lab_nram_matmul_ms, 128);
+  lab("02_scalar_nram", "MLU370-M8", 193.940, kLabM8, kHeldOut, lab_nram_matmul_ms, 256);
   return v;
 }
 
@@ -126,6 +158,11 @@ const std::vector<Case> &cases() {
   return all;
 }
 
+const std::vector<FitConstant> &fit_constants() {
+  static const std::vector<FitConstant> all = all_fit_constants();
+  return all;
+}
+
 double relative_error(const Case &c, double predicted) {
   if (predicted < c.published_low) return predicted / c.published_low - 1;
   if (predicted > c.published_high) return predicted / c.published_high - 1;
@@ -137,9 +174,27 @@ std::string published_text(const Case &c) {
   return fmt::format("{}-{}", c.published_low, c.published_high);
 }
 
-double run_program(const Case &c) {
+double run_program(const Case &c, const std::vector<Setting> &settings) {
   const DeviceScope device(c.board, c.clock_mhz);
+  for (const Setting &s : settings)
+    if (mlusimSetConstant(s.name.c_str(), s.value) != cnrtSuccess)
+      throw std::runtime_error(fmt::format("calibration: {} cannot be {}", s.name, s.value));
   return c.program();
+}
+
+double constant_on(const std::string &board, const std::string &name) {
+  const DeviceScope device(board, 0);
+  double value = 0;
+  if (mlusimGetConstant(name.c_str(), &value) != cnrtSuccess)
+    throw std::runtime_error("calibration: no constant " + name);
+  return value;
+}
+
+int bang_arch_of(const std::string &board) {
+  const DeviceScope device(board, 0);
+  mlusimDeviceSpec_t spec{};
+  mlusimGetDeviceSpec(&spec);
+  return spec.bang_arch;
 }
 
 double median_abs(std::vector<double> errors) {

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "harness/calibration.h"
+#include "harness/calibration_fit.h"
 
 extern char **environ;
 
@@ -28,6 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using calibration::Case;
 using calibration::Kind;
+using calibration::Outcome;
 
 // An mlu-ops build made by mlusim-mluops (its mluops-build.conf).
 struct MluopsBuild {
@@ -58,11 +60,6 @@ std::optional<MluopsBuild> read_build(const fs::path &dir) {
   }
   return b;
 }
-
-struct Row {
-  std::optional<double> predicted;
-  std::string note;  // why it did not run
-};
 
 // Runs `argv` with its output in `log` and `env` added; its exit status.
 int run_logged(const std::vector<std::string> &args, const std::vector<std::string> &env,
@@ -106,9 +103,19 @@ bool write_case(const Case &c, const MluopsBuild &b, const fs::path &to) {
   return !error;
 }
 
+// MLUSIM_CONSTANTS for `settings`.
+std::string constants_env(const std::vector<calibration::Setting> &settings) {
+  std::string text = "MLUSIM_CONSTANTS=";
+  for (const calibration::Setting &s : settings)
+    text += fmt::format("{}{}={}", text.back() == '=' ? "" : ",", s.name, s.value);
+  return text;
+}
+
 // One run of mlusim-mluops test: the cases `indices` (all of one operator on
-// one board) on build `b`; fills their rows from mluops-test.tsv.
-void run_mluops(const MluopsBuild &b, const std::vector<size_t> &indices, std::vector<Row> &rows) {
+// one board, with the same `settings`) on build `b`; fills their outcomes
+// from mluops-test.tsv.
+void run_mluops(const MluopsBuild &b, const std::vector<size_t> &indices,
+                const std::vector<calibration::Setting> &settings, std::vector<Outcome> &rows) {
   const Case &first = calibration::cases()[indices.front()];
   const fs::path cases = b.dir / "calibration" / first.board;
   std::error_code error;
@@ -124,6 +131,7 @@ void run_mluops(const MluopsBuild &b, const std::vector<size_t> &indices, std::v
   const fs::path tool = fs::read_symlink("/proc/self/exe").parent_path() / "mlusim-mluops";
   std::vector<std::string> env{"MLUSIM_DEVICE=" + first.board};
   if (first.clock_mhz > 0) env.push_back(fmt::format("MLUSIM_CLOCK_MHZ={}", first.clock_mhz));
+  if (!settings.empty()) env.push_back(constants_env(settings));
   run_logged({tool.string(), "test", "--build", b.dir.string(), "--ops", first.op, "--cases",
               cases.string()},
              env, log);
@@ -137,39 +145,72 @@ void run_mluops(const MluopsBuild &b, const std::vector<size_t> &indices, std::v
     std::getline(fields, time, '\t');
     for (size_t i : indices)
       if (fs::path(file).filename() == case_file_name(i)) {
-        if (verdict == "passed") rows[i].predicted = std::stod(time);
+        if (verdict == "passed") rows[i].figure = std::stod(time);
         else rows[i].note = "the case failed: see " + log.string();
       }
   }
   for (size_t i : indices)
-    if (!rows[i].predicted && rows[i].note.empty()) rows[i].note = "no result: see " + log.string();
+    if (!rows[i].figure && rows[i].note.empty()) rows[i].note = "no result: see " + log.string();
+}
+
+// Runs cases()[indices[i]] with settings[i]: our own programs here, mlu-ops'
+// cases grouped by build, board and operator. Outcomes by case index.
+std::vector<Outcome> run_cases(const std::vector<MluopsBuild> &builds,
+                               const std::vector<size_t> &indices,
+                               const std::vector<std::vector<calibration::Setting>> &settings) {
+  const std::vector<Case> &cases = calibration::cases();
+  std::vector<Outcome> rows(cases.size());
+  std::map<std::tuple<size_t, std::string, std::string>, std::vector<size_t>> groups;
+  std::map<std::tuple<size_t, std::string, std::string>, std::vector<calibration::Setting>> group_settings;
+  for (size_t n = 0; n < indices.size(); ++n) {
+    const size_t i = indices[n];
+    const Case &c = cases[i];
+    if (c.kind == Kind::kProgram) {
+      rows[i].figure = calibration::run_program(c, settings[n]);
+      continue;
+    }
+    size_t b = 0;
+    while (b < builds.size() && !(builds[b].arch == c.arch && builds[b].has(c.op))) ++b;
+    if (b == builds.size() || !c.needs.empty()) {
+      rows[i].note = c.needs.empty()
+                         ? fmt::format("skipped: needs an mlu-ops build for {} with {} (--mluops "
+                                       "<dir>)", c.arch, c.op)
+                         : "skipped: needs " + c.needs;
+      continue;
+    }
+    groups[{b, c.board, c.op}].push_back(i);
+    group_settings[{b, c.board, c.op}] = settings[n];  // one board: the same settings
+  }
+  for (const auto &[key, group] : groups)
+    run_mluops(builds[std::get<0>(key)], group, group_settings[key], rows);
+  return rows;
 }
 
 std::string board_text(const Case &c) {
   return c.clock_mhz > 0 ? fmt::format("{} @ {} MHz", c.board, c.clock_mhz) : c.board;
 }
 
-void print_rows(const std::vector<Row> &rows) {
+void print_rows(const std::vector<Outcome> &rows) {
   std::printf("%-52s %-20s %-17s %11s %11s %8s  %s\n", "case", "board", "unit", "published",
               "mlusim", "error", "role");
   std::vector<double> fitted, held_out;
   int within = 0, ran = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     const Case &c = calibration::cases()[i];
-    const char *role = c.held_out ? "held out" : "fitted";
-    if (!rows[i].predicted) {
+    const char *role = c.held_out() ? "held out" : "fitted";
+    if (!rows[i].figure) {
       std::printf("%-52s %-20s %-17s %11s %11s %8s  %s: %s\n", c.name.c_str(),
                   board_text(c).c_str(), c.unit.c_str(), calibration::published_text(c).c_str(),
                   "-", "-", role, rows[i].note.c_str());
       continue;
     }
-    const double error = calibration::relative_error(c, *rows[i].predicted);
-    (c.held_out ? held_out : fitted).push_back(error);
+    const double error = calibration::relative_error(c, *rows[i].figure);
+    (c.held_out() ? held_out : fitted).push_back(error);
     ++ran;
     within += std::abs(error) <= 0.25 ? 1 : 0;
     std::printf("%-52s %-20s %-17s %11s %11.4g %+7.1f%%  %s\n", c.name.c_str(),
                 board_text(c).c_str(), c.unit.c_str(), calibration::published_text(c).c_str(),
-                *rows[i].predicted, 100 * error, role);
+                *rows[i].figure, 100 * error, role);
   }
   std::printf("\n%d of %d cases run within +-25%%; median |error| %.1f%% over %zu fitted cases, "
               "%.1f%% over %zu held-out cases\n",
@@ -177,14 +218,52 @@ void print_rows(const std::vector<Row> &rows) {
               100 * calibration::median_abs(held_out), held_out.size());
 }
 
+void print_fitted(const std::vector<calibration::Fitted> &fitted) {
+  std::printf("%-36s %-22s %11s %11s %8s  %s\n", "constant", "setting", "in use", "found",
+              "error", "its cases");
+  for (const calibration::Fitted &f : fitted) {
+    std::string cases;
+    for (const Case &c : calibration::cases())
+      if (c.fits == f.constant.label) cases += (cases.empty() ? "" : "; ") + board_text(c) + ": " + c.name;
+    if (f.found)
+      std::printf("%-36s %-22s %11.4g %11.4g %+7.1f%%  %s\n", f.constant.label.c_str(),
+                  f.constant.setting.c_str(), f.in_use, *f.found, 100 * f.error_at_found,
+                  cases.c_str());
+    else
+      std::printf("%-36s %-22s %11.4g %11s %8s  %s (not fitted: %s)\n", f.constant.label.c_str(),
+                  f.constant.setting.c_str(), f.in_use, "-", "-", cases.c_str(), f.note.c_str());
+  }
+}
+
+// The constants fitted on the cases marked for them, every case run through
+// `builds` (calibrate --fit).
+std::vector<calibration::Fitted> fit_constants(const std::vector<MluopsBuild> &builds) {
+  const calibration::Evaluate evaluate =
+      [&](const std::vector<size_t> &indices,
+          const std::vector<std::vector<calibration::Setting>> &settings) {
+        const std::vector<Outcome> rows = run_cases(builds, indices, settings);
+        std::vector<Outcome> outcomes;
+        for (size_t i : indices) outcomes.push_back(rows[i]);
+        return outcomes;
+      };
+  return calibration::fit(calibration::cases(), calibration::fit_constants(), evaluate);
+}
+
 }  // namespace
 
 int run_calibrate(int argc, char **argv) {
+  // Every case runs at its preset's constants, or the ones the fit found.
+  unsetenv("MLUSIM_CONSTANTS");
   std::vector<MluopsBuild> builds;
+  bool fit = false;
   for (int arg = 2; arg < argc; ++arg) {
+    if (std::strcmp(argv[arg], "--fit") == 0) {
+      fit = true;
+      continue;
+    }
     if (std::strcmp(argv[arg], "--mluops") != 0 || arg + 1 >= argc) {
-      std::fprintf(stderr, "mlusim calibrate: unknown option '%s'; the options are --mluops "
-                           "<mlu-ops build made by mlusim-mluops build> (repeatable)\n",
+      std::fprintf(stderr, "mlusim calibrate: unknown option '%s'; the options are --fit and "
+                           "--mluops <mlu-ops build made by mlusim-mluops build> (repeatable)\n",
                    argv[arg]);
       return 2;
     }
@@ -197,27 +276,24 @@ int run_calibrate(int argc, char **argv) {
     builds.push_back(*b);
   }
   const std::vector<Case> &cases = calibration::cases();
-  std::vector<Row> rows(cases.size());
-  // Our own programs, here; mlu-ops' cases grouped by build, board and operator.
-  std::map<std::tuple<size_t, std::string, std::string>, std::vector<size_t>> groups;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const Case &c = cases[i];
-    if (c.kind == Kind::kProgram) {
-      rows[i].predicted = calibration::run_program(c);
-      continue;
-    }
-    size_t b = 0;
-    while (b < builds.size() && !(builds[b].arch == c.arch && builds[b].has(c.op))) ++b;
-    if (b == builds.size())
-      rows[i].note = fmt::format("skipped: needs an mlu-ops build for {} with {} (--mluops <dir>)",
-                                 c.arch, c.op);
-    else
-      groups[{b, c.board, c.op}].push_back(i);
+  std::vector<calibration::Fitted> fitted;
+  if (fit) {
+    fitted = fit_constants(builds);
+    print_fitted(fitted);
+    std::printf("\nEvery case at the constants found:\n\n");
   }
-  for (const auto &[key, indices] : groups) run_mluops(builds[std::get<0>(key)], indices, rows);
+  std::vector<size_t> all;
+  std::vector<std::vector<calibration::Setting>> settings;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    all.push_back(i);
+    settings.push_back(fit ? calibration::settings_for(calibration::bang_arch_of(cases[i].board),
+                                                       fitted)
+                           : std::vector<calibration::Setting>{});
+  }
+  const std::vector<Outcome> rows = run_cases(builds, all, settings);
   print_rows(rows);
-  for (const Row &r : rows)
-    if (!r.predicted && r.note.rfind("skipped", 0) != 0) return 1;
+  for (const Outcome &r : rows)
+    if (!r.figure && r.note.rfind("skipped", 0) != 0) return 1;
   return 0;
 }
 

@@ -7,7 +7,7 @@
 //   mlusim report [--out dir] [op...]
 //                               runs every network case, writes an efficiency chart
 //                               per operator (<dir>/<op>.svg, default docs/charts)
-//   mlusim calibrate [--mluops <build>]...
+//   mlusim calibrate [--fit] [--mluops <build>]...
 //                               the published board cases against the model
 //                               (tools/calibrate.h)
 //   mlusim schedules [--seeds N] <program> [args] | demo [op]
@@ -307,7 +307,7 @@ int usage() {
                "[-- args...]\n"
                "           (MLUSIM_TRACE_FILTER narrows it to some cores)\n"
                "       mlusim report [--out <dir>] [operator...]   (default dir docs/charts)\n"
-               "       mlusim calibrate [--mluops <mlu-ops build dir>]...\n"
+               "       mlusim calibrate [--fit] [--mluops <mlu-ops build dir>]...\n"
                "       mlusim schedules [--seeds N] <program> [args...]\n"
                "       mlusim schedules [--seeds N] demo [operator]\n");
   return 2;

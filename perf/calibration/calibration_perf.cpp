@@ -19,7 +19,7 @@ void run_case(benchmark::State &state, const Case &c) {
   state.counters["published_low"] = c.published_low;
   state.counters["published_high"] = c.published_high;
   state.counters["error_pct"] = 100 * mlusim::calibration::relative_error(c, predicted);
-  state.counters["held_out"] = c.held_out ? 1 : 0;
+  state.counters["held_out"] = c.held_out() ? 1 : 0;
   state.SetLabel(c.board + ", " + c.unit);
 }
 

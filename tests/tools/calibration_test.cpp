@@ -29,12 +29,18 @@ TEST(Calibration, ThePublishedCasesAreThereOnTheirBoards) {
   const Case &largest = named("three_interpolate_forward float [16,128,1024] N=4096", "MLU270");
   EXPECT_EQ(largest.published_low, 6408);
   EXPECT_EQ(largest.arch, "mtp_270");
-  EXPECT_FALSE(largest.held_out);
+  EXPECT_FALSE(largest.held_out());
   EXPECT_EQ(named("three_interpolate_forward float [16,512,16] N=64", "MLU270").published_low, 283);
-  EXPECT_TRUE(named("three_interpolate_forward half [16,512,16] N=64", "MLU270").held_out);
-  const Case &gdram = named("scalar GDRAM pointer loop", "MLU370-X4");
-  EXPECT_EQ(gdram.published_low, 630);
-  EXPECT_EQ(gdram.published_high, 780);
+  EXPECT_TRUE(named("three_interpolate_forward half [16,512,16] N=64", "MLU270").held_out());
+  const Case &gdram = named("lab 5.2 01_scalar (GDRAM) 128x256x128", "MLU370-X8");
+  EXPECT_EQ(gdram.published_low, 2716.140);
+  EXPECT_EQ(gdram.unit, "ms");
+  EXPECT_EQ(named("lab 5.2 02_scalar_nram 128x256x256", "MLU370-M8").published_low, 193.940);
+  const Case &masked = named("masked_im2col_forward case_1 (14x14 kernel)", "MLU590-M9");
+  EXPECT_EQ(masked.arch, "mtp_592");
+  EXPECT_EQ(masked.in_tree, "masked_im2col_forward/test_case/case_1.prototxt");
+  EXPECT_EQ(named("abs case_0 (10,000 floats: the launch floor)", "MLU590-H8").in_tree,
+            "abs/test_case/case_0.prototxt");
   for (const Case &c : cases()) {
     EXPECT_FALSE(c.citation.empty()) << c.name;
     EXPECT_EQ(c.kind == Kind::kProgram, static_cast<bool>(c.program)) << c.name;
@@ -64,7 +70,9 @@ TEST(Calibration, ErrorsAreToTheFigureOrToTheNearestEndOfTheRange) {
   const Case &one = named("ball_query case_0", "MLU370-X4");
   EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(one, 100), 0.25);
   EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(one, 60), -0.25);
-  const Case &range = named("scalar GDRAM pointer loop", "MLU370-X4");
+  Case range = one;
+  range.published_low = 630;
+  range.published_high = 780;
   EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(range, 700), 0);
   EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(range, 567), 567.0 / 630 - 1);
   EXPECT_DOUBLE_EQ(mlusim::calibration::relative_error(range, 975), 0.25);
@@ -77,14 +85,16 @@ TEST(Calibration, ErrorsAreToTheFigureOrToTheNearestEndOfTheRange) {
 TEST(Calibration, AProgramRunsOnItsBoardAndLeavesTheDeviceAsItWas) {
   mlusimDeviceSpec_t before;
   ASSERT_EQ(mlusimGetDeviceSpec(&before), cnrtSuccess);
-  const Case &floor = named("element-wise op on 10,000 floats (launch floor)", "MLU590-H8");
-  mlusimDeviceSpec_t h8;
-  ASSERT_EQ(mlusimGetPreset(6, &h8), cnrtSuccess);
-  ASSERT_STREQ(h8.name, "MLU590-H8");
-  // Two launch overheads' worth at most: one launch, its copies and a vector op.
-  const double us = mlusim::calibration::run_program(floor);
-  EXPECT_GT(us, h8.launch_overhead_us);
-  EXPECT_LT(us, 2 * h8.launch_overhead_us + 2 * h8.gdram_latency_ns / 1e3);
+  const Case &lab = named("lab 5.2 02_scalar_nram 128x256x128", "MLU370-X4");
+  mlusimDeviceSpec_t x4;
+  ASSERT_EQ(mlusimGetPreset(0, &x4), cnrtSuccess);
+  ASSERT_STREQ(x4.name, "MLU370-X4");
+  // 128 x 256 x 128 iterations of the inner loop, each at least its block
+  // entry and at most a hundred cycles, at the X4's clock.
+  const double ms = mlusim::calibration::run_program(lab);
+  const double iterations = 128.0 * 256 * 128, ms_per_cycle = 1e-6 / x4.clock_ghz;
+  EXPECT_GT(ms, iterations * x4.scalar_block_cycles * ms_per_cycle);
+  EXPECT_LT(ms, iterations * 100 * ms_per_cycle);
   mlusimDeviceSpec_t after;
   ASSERT_EQ(mlusimGetDeviceSpec(&after), cnrtSuccess);
   EXPECT_STREQ(after.name, before.name);
