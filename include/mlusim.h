@@ -45,6 +45,7 @@ typedef struct {
   double matrix_macs_per_cycle[MLUSIM_MATRIX_CLASSES]; /* per core, by mlusimMatrixClass_t */
   double gdram_latency_ns;     /* a GDRAM request's latency: memory time, not core cycles */
   double atomic_latency_ns;    /* a GDRAM read-modify-write's */
+  double atomic_hold_ns;       /* how long an atomic holds each 64-byte block it covers */
   double onchip_latency_cycles;
   double vector_latency_cycles;
   double barrier_latency_cycles;

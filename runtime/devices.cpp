@@ -90,6 +90,10 @@ constexpr Board kBoards[] = {
 // (705 ns - 20 cycles) / 2 at 1 GHz).
 constexpr double kGdramLatencyNs = 340;
 constexpr double kAtomicLatencyNs = 700;
+// How long an atomic holds each 64-byte block it covers, the read-modify-write
+// at GDRAM: about a DRAM bank's row cycle, a read and a write back (no
+// Cambricon figure).
+constexpr double kAtomicHoldNs = 50;
 constexpr double kOnchipLatencyCycles = 30;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
@@ -142,6 +146,7 @@ DeviceSpec spec_of(const Board &b) {
   for (int m = 0; m < MLUSIM_MATRIX_CLASSES; ++m) s.matrix_macs_per_cycle[m] = b.macs[m];
   s.gdram_latency_ns = kGdramLatencyNs;
   s.atomic_latency_ns = kAtomicLatencyNs;
+  s.atomic_hold_ns = kAtomicHoldNs;
   s.onchip_latency_cycles = kOnchipLatencyCycles;
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
@@ -319,6 +324,7 @@ std::vector<Figure> figures_of(int index) {
       {"stack reserve (NRAM, SRAM)", size_text(s.stack_reserve_bytes), kGtestFill, false},
       {"GDRAM latency", fmt::format("{} ns", s.gdram_latency_ns), kEstimate, true},
       {"atomic latency", fmt::format("{} ns", s.atomic_latency_ns), kEstimate, true},
+      {"atomic hold of a 64-byte block", fmt::format("{} ns", s.atomic_hold_ns), kEstimate, true},
       {"on-chip copy latency", fmt::format("{} cycles", s.onchip_latency_cycles), kEstimate, true},
       {"on-chip copy width", fmt::format("{} B/cycle", s.onchip_bytes_per_cycle), kEstimate, true},
       {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},

@@ -59,6 +59,7 @@ const char *spec_problem(const mlusimDeviceSpec_t &s) {
     return "nram_align_bytes and vector_count_align_bytes must be powers of two";
   if (s.transpose_align_bytes <= 0 || s.dma_requests_in_flight <= 0)
     return "transpose_align_bytes and dma_requests_in_flight must be positive";
+  if (s.atomic_hold_ns < 0) return "atomic_hold_ns must not be negative";
   if (s.gdram_write_extra < 0 || s.gdram_segment_bytes < 0)
     return "gdram_write_extra and gdram_segment_bytes must not be negative";
   if (!(s.gdram_efficiency > 0) || s.gdram_efficiency > 1)

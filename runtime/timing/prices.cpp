@@ -43,6 +43,7 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
   p.onchip_bytes_per_cycle = rate_at(s.onchip_bytes_per_cycle, e);
   p.gdram_latency = time_at(s.gdram_latency_ns * s.clock_ghz, e);
   p.atomic_latency = time_at(s.atomic_latency_ns * s.clock_ghz, e);
+  p.atomic_hold = time_at(s.atomic_hold_ns * s.clock_ghz, e);
   p.onchip_latency = time_at(s.onchip_latency_cycles, e);
   p.vector_latency = time_at(s.vector_latency_cycles, e);
   p.barrier_latency = time_at(s.barrier_latency_cycles, e);

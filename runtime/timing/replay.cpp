@@ -66,6 +66,7 @@ inline bool Model::place(const std::vector<uint8_t> &complete, size_t rounds) {
     const int core = starved_;
     starved_ = -1;
     run_core(core);
+    resolve_dirty();
   }
   // Every round of advance() moves a core or a transfer on; far more rounds
   // than steps can only be a fault of the model itself: stop, say so.

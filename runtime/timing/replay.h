@@ -26,6 +26,7 @@ struct Prices {
   double matrix_macs_per_cycle[kMatrixRates] = {};
   double gdram_latency = 0, atomic_latency = 0, onchip_latency = 0, vector_latency = 0;
   double barrier_latency = 0;
+  double atomic_hold = 0;  // an atomic holds each 64-byte block it covers this long
   double issue_cycles = 1;
   // The DMA queues' rules (guide 5.3.3): requests one queue has under way at
   // once (their latencies overlap, their bytes move one request after

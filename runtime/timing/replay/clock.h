@@ -32,6 +32,7 @@ inline bool Model::advance() {
     const int core = ready_.top().core;
     ready_.pop();
     run_core(core);
+    resolve_dirty();  // an atomic it placed may let another core's go
   }
   return true;
 }
@@ -84,11 +85,12 @@ inline size_t Model::next_dirty(size_t from) const {
   return cores_.size();
 }
 
-// The dirty cores in order, as a loop over every core would: one made dirty
-// meanwhile is resolved now if it comes after the one being resolved, at the
-// next call otherwise.
+// The dirty cores in order, as a loop over every core would; one made dirty
+// meanwhile (an atomic placed lets the next in line at its blocks go) is
+// resolved in the same pass if it comes after the one being resolved, in
+// another pass otherwise, at the same time.
 inline void Model::resolve_dirty() {
-  for (size_t i = next_dirty(0); i < cores_.size(); i = next_dirty(i + 1)) {
+  for (size_t i = next_dirty(0); i < cores_.size();) {
     Core &k = cores_[i];
     dirty_[i >> 6] &= ~(uint64_t{1} << (i & 63));
     place_all(static_cast<int>(i));
@@ -96,6 +98,8 @@ inline void Model::resolve_dirty() {
       k.state = Core::kRunning;
       schedule(static_cast<int>(i));
     }
+    i = next_dirty(i + 1);
+    if (i == cores_.size()) i = next_dirty(0);
   }
 }
 

@@ -92,6 +92,7 @@ class Model {
   double taken_at(const PipeRing &q, Pipe p, uint64_t seq) const;
   double ends_waited_for(const Core &k, Node &n);
   void price(int core, Core &k, Pipe p, uint64_t seq, Node &n);
+  double take_blocks(const Node &n);
   void move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from);
   void complete(int core, Pipe p, uint64_t seq, double end);
   void finish_node(Core &k, Node &n, double end);

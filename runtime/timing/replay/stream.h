@@ -61,7 +61,7 @@ inline bool Model::ends_without_instructions(const CoreSteps &c, CoreTiming &out
 // only ends already final and leaves its transfers to the global clock at
 // their own times, so it may run ahead of the other cores; only an atomic
 // waits until nothing another core or a transfer does could come first,
-// since atomics to one block run in the order they are issued.
+// since atomics take the blocks they share in the order they are issued.
 inline void Model::run_core(int core) {
   Core &k = cores_[core];
   while (k.state == Core::kRunning) {
@@ -130,13 +130,14 @@ inline void Model::issue(int core, Core &k, const Step &s) {
     ++k.sync_issued[s.pipe];
     k.syncs_running |= 1u << s.pipe;
   }
-  if (s.kind == StepKind::kAtomic) atomics_.serialise(core, n);
+  if (s.kind == StepKind::kAtomic) atomics_.number(n);
   ++k.next;
   if (rest_placed) {  // the common case: the new one is the only one left to place
     place_next(core, k, s.pipe);
   } else {
     place(core, s.pipe);
   }
+  if (s.kind == StepKind::kAtomic && n.start == kUnknown) atomics_.queue(core, n);
   k.now += prices_.issue_cycles;
 }
 
