@@ -95,6 +95,9 @@ constexpr double kAtomicLatencyNs = 700;
 // Cambricon figure).
 constexpr double kAtomicHoldNs = 50;
 constexpr double kOnchipLatencyCycles = 30;
+// A cluster's SRAM port: one on-chip copy's width (no public figure), so that
+// a lone core's copies take what they took before the port was modelled.
+constexpr double kSramBytesPerCycle = 128;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
 // A launch's fixed cost, per generation: fitted on the MLU590's small
@@ -142,6 +145,7 @@ DeviceSpec spec_of(const Board &b) {
   s.gdram_gbps = b.gdram_gbps;
   s.cluster_gbps = b.cluster_gbps;
   s.onchip_bytes_per_cycle = 128;
+  s.sram_bytes_per_cycle = kSramBytesPerCycle;
   s.vector_bytes_per_cycle = 128;
   for (int m = 0; m < MLUSIM_MATRIX_CLASSES; ++m) s.matrix_macs_per_cycle[m] = b.macs[m];
   s.gdram_latency_ns = kGdramLatencyNs;
@@ -327,6 +331,7 @@ std::vector<Figure> figures_of(int index) {
       {"atomic hold of a 64-byte block", fmt::format("{} ns", s.atomic_hold_ns), kEstimate, true},
       {"on-chip copy latency", fmt::format("{} cycles", s.onchip_latency_cycles), kEstimate, true},
       {"on-chip copy width", fmt::format("{} B/cycle", s.onchip_bytes_per_cycle), kEstimate, true},
+      {"SRAM port per cluster", fmt::format("{} B/cycle", s.sram_bytes_per_cycle), kEstimate, true},
       {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},
       {"barrier latency", fmt::format("{} cycles", s.barrier_latency_cycles), kEstimate, true},
       {"launch overhead", fmt::format("{} us", s.launch_overhead_us), kEstimate, true},

@@ -49,9 +49,9 @@ const char *spec_problem(const mlusimDeviceSpec_t &s) {
     return "clusters x cores_per_cluster exceeds MLUSIM_MAX_CORES";
   if (s.nram_bytes <= s.stack_reserve_bytes) return "nram_bytes must exceed stack_reserve_bytes";
   if (s.clock_ghz <= 0 || s.gdram_gbps <= 0 || s.cluster_gbps <= 0 ||
-      s.vector_bytes_per_cycle <= 0 || s.onchip_bytes_per_cycle <= 0)
-    return "clock_ghz, gdram_gbps, cluster_gbps, vector_bytes_per_cycle and "
-           "onchip_bytes_per_cycle must be positive";
+      s.vector_bytes_per_cycle <= 0 || s.onchip_bytes_per_cycle <= 0 || s.sram_bytes_per_cycle <= 0)
+    return "clock_ghz, gdram_gbps, cluster_gbps, vector_bytes_per_cycle, "
+           "onchip_bytes_per_cycle and sram_bytes_per_cycle must be positive";
   if (*std::min_element(std::begin(s.matrix_macs_per_cycle), std::end(s.matrix_macs_per_cycle)) <=
       0)
     return "every matrix_macs_per_cycle must be positive";

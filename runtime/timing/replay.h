@@ -22,6 +22,7 @@ struct Prices {
   double gdram_bytes_per_cycle = 0;    // the whole device
   double cluster_bytes_per_cycle = 0;  // the most one cluster draws
   double onchip_bytes_per_cycle = 0;
+  double sram_bytes_per_cycle = 0;  // a cluster's SRAM port
   double vector_bytes_per_cycle = 0;
   double matrix_macs_per_cycle[kMatrixRates] = {};
   double gdram_latency = 0, atomic_latency = 0, onchip_latency = 0, vector_latency = 0;
