@@ -41,10 +41,12 @@ typedef struct {
   double gdram_gbps;           /* whole-device GDRAM bandwidth, GB/s */
   double cluster_gbps;         /* most one cluster can draw from GDRAM, GB/s */
   double onchip_bytes_per_cycle; /* NRAM<->NRAM/SRAM/WRAM moves per core */
+  double sram_bytes_per_cycle;   /* a cluster's SRAM port: on-chip copies to or from its SRAM share it */
   double vector_bytes_per_cycle; /* vector unit width: ops/cycle = this / sizeof(dtype) */
   double matrix_macs_per_cycle[MLUSIM_MATRIX_CLASSES]; /* per core, by mlusimMatrixClass_t */
   double gdram_latency_ns;     /* a GDRAM request's latency: memory time, not core cycles */
   double atomic_latency_ns;    /* a GDRAM read-modify-write's */
+  double atomic_hold_ns;       /* how long an atomic holds each 64-byte block it covers */
   double onchip_latency_cycles;
   double vector_latency_cycles;
   double barrier_latency_cycles;

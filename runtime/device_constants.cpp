@@ -16,6 +16,7 @@ struct NamedConstant {
 };
 
 constexpr NamedConstant kConstants[] = {
+    {"atomic_hold_ns", &DeviceSpec::atomic_hold_ns, nullptr},
     {"atomic_latency_ns", &DeviceSpec::atomic_latency_ns, nullptr},
     {"barrier_latency_cycles", &DeviceSpec::barrier_latency_cycles, nullptr},
     {"gdram_efficiency", &DeviceSpec::gdram_efficiency, nullptr},
@@ -31,6 +32,7 @@ constexpr NamedConstant kConstants[] = {
     {"scalar_onchip_cycles", &DeviceSpec::scalar_onchip_cycles, nullptr},
     {"scalar_op_cycles", &DeviceSpec::scalar_op_cycles, nullptr},
     {"scalar_sram_cycles", &DeviceSpec::scalar_sram_cycles, nullptr},
+    {"sram_bytes_per_cycle", &DeviceSpec::sram_bytes_per_cycle, nullptr},
     {"vector_latency_cycles", &DeviceSpec::vector_latency_cycles, nullptr},
 };
 

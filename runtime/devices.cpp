@@ -93,7 +93,14 @@ constexpr Board kBoards[] = {
 // (705 ns - 20 cycles) / 2 at 1 GHz).
 constexpr double kGdramLatencyNs = 340;
 constexpr double kAtomicLatencyNs = 700;
+// How long an atomic holds each 64-byte block it covers, the read-modify-write
+// at GDRAM: about a DRAM bank's row cycle, a read and a write back (no
+// Cambricon figure).
+constexpr double kAtomicHoldNs = 50;
 constexpr double kOnchipLatencyCycles = 30;
+// A cluster's SRAM port: one on-chip copy's width (no public figure), so that
+// a lone core's copies take what they took before the port was modelled.
+constexpr double kSramBytesPerCycle = 128;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
 // A launch's fixed cost, per generation: fitted on the MLU590's small
@@ -141,10 +148,12 @@ DeviceSpec spec_of(const Board &b) {
   s.gdram_gbps = b.gdram_gbps;
   s.cluster_gbps = b.cluster_gbps;
   s.onchip_bytes_per_cycle = 128;
+  s.sram_bytes_per_cycle = kSramBytesPerCycle;
   s.vector_bytes_per_cycle = 128;
   for (int m = 0; m < MLUSIM_MATRIX_CLASSES; ++m) s.matrix_macs_per_cycle[m] = b.macs[m];
   s.gdram_latency_ns = kGdramLatencyNs;
   s.atomic_latency_ns = kAtomicLatencyNs;
+  s.atomic_hold_ns = kAtomicHoldNs;
   s.onchip_latency_cycles = kOnchipLatencyCycles;
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
@@ -286,9 +295,9 @@ const char *spec_problem(const DeviceSpec &s) {
     return "clusters x cores_per_cluster exceeds MLUSIM_MAX_CORES";
   if (s.nram_bytes <= s.stack_reserve_bytes) return "nram_bytes must exceed stack_reserve_bytes";
   if (s.clock_ghz <= 0 || s.gdram_gbps <= 0 || s.cluster_gbps <= 0 ||
-      s.vector_bytes_per_cycle <= 0 || s.onchip_bytes_per_cycle <= 0)
-    return "clock_ghz, gdram_gbps, cluster_gbps, vector_bytes_per_cycle and "
-           "onchip_bytes_per_cycle must be positive";
+      s.vector_bytes_per_cycle <= 0 || s.onchip_bytes_per_cycle <= 0 || s.sram_bytes_per_cycle <= 0)
+    return "clock_ghz, gdram_gbps, cluster_gbps, vector_bytes_per_cycle, "
+           "onchip_bytes_per_cycle and sram_bytes_per_cycle must be positive";
   if (*std::min_element(std::begin(s.matrix_macs_per_cycle), std::end(s.matrix_macs_per_cycle)) <=
       0)
     return "every matrix_macs_per_cycle must be positive";
@@ -296,6 +305,7 @@ const char *spec_problem(const DeviceSpec &s) {
     return "nram_align_bytes and vector_count_align_bytes must be powers of two";
   if (s.transpose_align_bytes <= 0 || s.dma_requests_in_flight <= 0)
     return "transpose_align_bytes and dma_requests_in_flight must be positive";
+  if (s.atomic_hold_ns < 0) return "atomic_hold_ns must not be negative";
   if (s.gdram_write_extra < 0 || s.gdram_segment_bytes < 0)
     return "gdram_write_extra and gdram_segment_bytes must not be negative";
   if (!(s.gdram_efficiency > 0) || s.gdram_efficiency > 1)
@@ -357,8 +367,10 @@ std::vector<Figure> figures_of(int index) {
       {"stack reserve (NRAM, SRAM)", size_text(s.stack_reserve_bytes), kGtestFill, false},
       {"GDRAM latency", fmt::format("{} ns", s.gdram_latency_ns), kEstimate, true},
       {"atomic latency", fmt::format("{} ns", s.atomic_latency_ns), kEstimate, true},
+      {"atomic hold of a 64-byte block", fmt::format("{} ns", s.atomic_hold_ns), kEstimate, true},
       {"on-chip copy latency", fmt::format("{} cycles", s.onchip_latency_cycles), kEstimate, true},
       {"on-chip copy width", fmt::format("{} B/cycle", s.onchip_bytes_per_cycle), kEstimate, true},
+      {"SRAM port per cluster", fmt::format("{} B/cycle", s.sram_bytes_per_cycle), kEstimate, true},
       {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},
       {"barrier latency", fmt::format("{} cycles", s.barrier_latency_cycles), kEstimate, true},
       {"launch overhead", fmt::format("{} us", s.launch_overhead_us), kEstimate, true},

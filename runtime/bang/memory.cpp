@@ -162,7 +162,8 @@ Step copy_step(CoreContext &c, const char *op, const char *dir_name, const Direc
                                 reinterpret_cast<const void *>(from.lo), from.hi() - from.lo,
                                 nullptr, 0),
             .amount = to.bytes, .count = static_cast<uint32_t>(to.count),
-            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = async, .ordered = ordered};
+            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = async, .ordered = ordered,
+            .sram = d.dst == Space::kSram || d.src == Space::kSram};
   if (d.dst == Space::kGdram || d.src == Space::kGdram) {
     step.kind = StepKind::kGdramCopy;
     step.blocks = gdram_blocks(c, d.src == Space::kGdram ? blocks_of(from) : BlockSpan{},
@@ -365,7 +366,8 @@ void indexed_copy(const char *op, const IndexedCopy &x) {
                                 reinterpret_cast<const void *>(from.lo), from.hi() - from.lo,
                                 x.offsets, size_t{x.count} * sizeof(unsigned int)),
             .amount = x.size, .count = static_cast<uint32_t>(side.moving.size()),
-            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = x.async, .ordered = ordered};
+            .kind = StepKind::kOnchipCopy, .pipe = d.pipe, .async = x.async, .ordered = ordered,
+            .sram = d.dst == Space::kSram || d.src == Space::kSram};
   if (d.dst == Space::kGdram || d.src == Space::kGdram) {
     step.kind = StepKind::kGdramCopy;
     const BlockSpan packed_blocks = packed_space == Space::kGdram ? blocks_of(packed) : BlockSpan{};

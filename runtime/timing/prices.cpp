@@ -41,8 +41,10 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
   for (int m = 0; m < kMatrixRates; ++m) p.matrix_macs_per_cycle[m] = s.matrix_macs_per_cycle[m];
   // Estimates. GDRAM's latencies are memory time: more cycles at a faster clock.
   p.onchip_bytes_per_cycle = rate_at(s.onchip_bytes_per_cycle, e);
+  p.sram_bytes_per_cycle = rate_at(s.sram_bytes_per_cycle, e);
   p.gdram_latency = time_at(s.gdram_latency_ns * s.clock_ghz, e);
   p.atomic_latency = time_at(s.atomic_latency_ns * s.clock_ghz, e);
+  p.atomic_hold = time_at(s.atomic_hold_ns * s.clock_ghz, e);
   p.onchip_latency = time_at(s.onchip_latency_cycles, e);
   p.vector_latency = time_at(s.vector_latency_cycles, e);
   p.barrier_latency = time_at(s.barrier_latency_cycles, e);

@@ -24,7 +24,10 @@ inline Model::Model(const std::vector<CoreSteps> &input, const std::vector<uint8
     : prices_(prices),
       out_(input.size()),
       replayed_(input.size(), -1),
-      bandwidth_(prices, clusters_of(input)) {
+      bandwidth_(prices.gdram_bytes_per_cycle, prices.cluster_bytes_per_cycle, clusters_of(input)),
+      // Each cluster's SRAM port, and no bound above them.
+      sram_(clusters_of(input) * prices.sram_bytes_per_cycle, prices.sram_bytes_per_cycle,
+            clusters_of(input)) {
   cores_.reserve(input.size());  // one allocation, touched only as far as used
   for (size_t i = 0; i < input.size(); ++i) {
     const CoreSteps &c = input[i];
@@ -66,6 +69,7 @@ inline bool Model::place(const std::vector<uint8_t> &complete, size_t rounds) {
     const int core = starved_;
     starved_ = -1;
     run_core(core);
+    resolve_dirty();
   }
   // Every round of advance() moves a core or a transfer on; far more rounds
   // than steps can only be a fault of the model itself: stop, say so.

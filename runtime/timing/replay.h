@@ -22,10 +22,12 @@ struct Prices {
   double gdram_bytes_per_cycle = 0;    // the whole device
   double cluster_bytes_per_cycle = 0;  // the most one cluster draws
   double onchip_bytes_per_cycle = 0;
+  double sram_bytes_per_cycle = 0;  // a cluster's SRAM port
   double vector_bytes_per_cycle = 0;
   double matrix_macs_per_cycle[kMatrixRates] = {};
   double gdram_latency = 0, atomic_latency = 0, onchip_latency = 0, vector_latency = 0;
   double barrier_latency = 0;
+  double atomic_hold = 0;  // an atomic holds each 64-byte block it covers this long
   double issue_cycles = 1;
   // The DMA queues' rules (guide 5.3.3): requests one queue has under way at
   // once (their latencies overlap, their bytes move one request after

@@ -1,7 +1,8 @@
-// GDRAM bandwidth shared in time: the transfers whose bytes move at one moment
+// Bandwidth shared in time: the transfers whose bytes move at one moment
 // share the device's bandwidth equally, no cluster above its cap, and each
 // moves at its share until the set changes. A transfer is a GDRAM request's
-// bytes, past its latency; what they cost in bandwidth is costs.h's.
+// bytes, past its latency (what they cost in bandwidth is costs.h's), or an
+// on-chip copy's to or from SRAM at its cluster's SRAM port.
 //
 // Internal to the replay: included by runtime/timing/replay.cpp only (see
 // runtime/timing/replay/core.h).
@@ -36,13 +37,13 @@ struct Pending {  // a transfer whose bytes begin to move at `time`
   bool operator>(const Pending &o) const { return time > o.time; }
 };
 
-// The replay's GDRAM transfers, those moving and those still to begin. The
-// times are the replay's clock's: the caller says what `now` is.
+// The replay's transfers of one kind, those moving and those still to begin.
+// The times are the replay's clock's: the caller says what `now` is.
 class Bandwidth {
  public:
-  Bandwidth(const Prices &prices, int clusters)
-      : device_bytes_per_cycle_(prices.gdram_bytes_per_cycle),
-        cluster_bytes_per_cycle_(prices.cluster_bytes_per_cycle),
+  Bandwidth(double device_bytes_per_cycle, double cluster_bytes_per_cycle, int clusters)
+      : device_bytes_per_cycle_(device_bytes_per_cycle),
+        cluster_bytes_per_cycle_(cluster_bytes_per_cycle),
         per_cluster_(static_cast<size_t>(clusters), 0),
         capped_(static_cast<size_t>(clusters), 0),
         cluster_rate_(static_cast<size_t>(clusters), 0),

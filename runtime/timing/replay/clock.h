@@ -22,16 +22,19 @@ namespace {
 // Moves to the next moment something happens; false when nothing is left.
 inline bool Model::advance() {
   const double t_core = ready_.empty() ? kNever : ready_.top().time;
-  const double next = std::min({t_core, bandwidth_.next_begin(), bandwidth_.next_done(now_)});
+  const double next = std::min({t_core, bandwidth_.next_begin(), bandwidth_.next_done(now_),
+                                sram_.next_begin(), sram_.next_done(now_)});
   if (next == kNever) return false;
   const double t = std::max(next, now_);  // a core queued earlier runs now
   bandwidth_.elapse(now_, t);
+  sram_.elapse(now_, t);
   now_ = t;
   if (complete_transfers()) resolve_dirty();
   if (t_core <= now_ && !ready_.empty() && ready_.top().time <= now_) {
     const int core = ready_.top().core;
     ready_.pop();
     run_core(core);
+    resolve_dirty();  // an atomic it placed may let another core's go
   }
   return true;
 }
@@ -55,6 +58,7 @@ inline void Model::schedule_all() {
 // the replay reached them in.
 inline bool Model::others_first(int core, double t) {
   if (bandwidth_.next_done(now_) <= t || bandwidth_.next_begin() <= t) return true;
+  if (sram_.next_done(now_) <= t || sram_.next_begin() <= t) return true;
   if (ready_.empty()) return false;
   const Turn &next = ready_.top();
   return next.time < t || (next.time == t && next.core < core);
@@ -62,8 +66,13 @@ inline bool Model::others_first(int core, double t) {
 
 // The transfers that moved their last byte now end their requests; true if any did.
 inline bool Model::complete_transfers() {
-  if (!bandwidth_.any_done(now_)) return false;  // the common case: none ends now
-  const std::vector<Transfer> &done = bandwidth_.take_done(now_);
+  const bool gdram = complete_transfers(bandwidth_);
+  return complete_transfers(sram_) || gdram;
+}
+
+inline bool Model::complete_transfers(Bandwidth &transfers) {
+  if (!transfers.any_done(now_)) return false;  // the common case: none ends now
+  const std::vector<Transfer> &done = transfers.take_done(now_);
   for (const Transfer &x : done) complete(x.core, x.pipe, x.seq, now_);
   return !done.empty();
 }
@@ -84,11 +93,12 @@ inline size_t Model::next_dirty(size_t from) const {
   return cores_.size();
 }
 
-// The dirty cores in order, as a loop over every core would: one made dirty
-// meanwhile is resolved now if it comes after the one being resolved, at the
-// next call otherwise.
+// The dirty cores in order, as a loop over every core would; one made dirty
+// meanwhile (an atomic placed lets the next in line at its blocks go) is
+// resolved in the same pass if it comes after the one being resolved, in
+// another pass otherwise, at the same time.
 inline void Model::resolve_dirty() {
-  for (size_t i = next_dirty(0); i < cores_.size(); i = next_dirty(i + 1)) {
+  for (size_t i = next_dirty(0); i < cores_.size();) {
     Core &k = cores_[i];
     dirty_[i >> 6] &= ~(uint64_t{1} << (i & 63));
     place_all(static_cast<int>(i));
@@ -96,6 +106,8 @@ inline void Model::resolve_dirty() {
       k.state = Core::kRunning;
       schedule(static_cast<int>(i));
     }
+    i = next_dirty(i + 1);
+    if (i == cores_.size()) i = next_dirty(0);
   }
 }
 

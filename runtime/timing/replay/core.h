@@ -32,11 +32,11 @@ struct Node {
   uint8_t waiting;                    // the pipes whose waits_for entry is still to be resolved
   bool async;                         // step->async, at hand for the searches over a pipe
   uint32_t index;                     // step's, in its core's log
-  int64_t atomic_before;              // the atomic to its block before it (any core's), or -1
-  int64_t atomic_cell;                // an atomic's own cell in AtomicOrder (atomics.h)
+  int64_t atomic_cell;                // an atomic's number in the issue order (atomics.h), or -1
   double bytes_from;                  // a DMA request: when its latency has passed
   uint64_t sync_before;               // synchronous instructions issued on its pipe before it
   bool behind;                        // its bytes wait for the request before it, still moving
+  bool queued;                        // an atomic queued at its blocks (AtomicOrder::queue)
 
   // A node for step s issued at `at` (waits_for is read only where waiting says).
   void reset(const Step &s, size_t at_index, double at, uint64_t sync_issued) {
@@ -47,10 +47,10 @@ struct Node {
     after = 0;
     waiting = 0;
     async = s.async;
-    atomic_before = atomic_cell = -1;
+    atomic_cell = -1;
     bytes_from = 0;
     sync_before = sync_issued;
-    behind = false;
+    behind = queued = false;
   }
 };
 

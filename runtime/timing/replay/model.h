@@ -81,6 +81,7 @@ class Model {
   void schedule_all();
   bool others_first(int core, double t);
   bool complete_transfers();
+  bool complete_transfers(Bandwidth &transfers);
   void mark_dirty(int core);
   size_t next_dirty(size_t from) const;
   void resolve_dirty();
@@ -92,7 +93,9 @@ class Model {
   double taken_at(const PipeRing &q, Pipe p, uint64_t seq) const;
   double ends_waited_for(const Core &k, Node &n);
   void price(int core, Core &k, Pipe p, uint64_t seq, Node &n);
+  double take_blocks(const Node &n);
   void move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from);
+  void move_next_behind(int core, Core &k, Pipe p, uint64_t seq, double end);
   void complete(int core, Pipe p, uint64_t seq, double end);
   void finish_node(Core &k, Node &n, double end);
   void retire(Core &k, Pipe p);
@@ -124,7 +127,8 @@ class Model {
   double now_ = 0;
   using ReadyQueue = std::priority_queue<Turn, std::vector<Turn>, std::greater<>>;
   ReadyQueue ready_;  // cores whose stream runs next, by time
-  Bandwidth bandwidth_;
+  Bandwidth bandwidth_;  // GDRAM's
+  Bandwidth sram_;       // the clusters' SRAM ports
   std::unordered_map<uint64_t, Meeting> meetings_;
   AtomicOrder atomics_;
 };

@@ -1,8 +1,8 @@
 // One core's instructions on its pipes: each pipe takes its instructions in
 // order and starts one once the pipe takes it and what it waits for on other
-// pipes (and, for an atomic, the atomic before it to its block) has ended;
-// its end follows from its price (costs.h), or, for a GDRAM request, from
-// when its last byte moves (bandwidth.h).
+// pipes has ended (an atomic, once the atomics issued before it to its
+// blocks have started); its end follows from its price (costs.h), or, for a
+// GDRAM request, from when its last byte moves (bandwidth.h).
 //
 // Internal to the replay: included by runtime/timing/replay.cpp only (see
 // runtime/timing/replay/core.h).
@@ -92,7 +92,7 @@ inline double Model::ends_waited_for(const Core &k, Node &n) {
       n.after = std::max(n.after, end);
     }
   }
-  if (n.atomic_before >= 0 && !atomics_.before_ended(n)) return kUnknown;
+  if (n.atomic_cell >= 0 && !atomics_.first_in_line(n)) return kUnknown;
   return n.after;
 }
 
@@ -105,14 +105,11 @@ inline void Model::price(int core, Core &k, Pipe p, uint64_t seq, Node &n) {
       return finish_node(k, n, n.start + prices_.vector_latency + vector_cycles(prices_, s));
     case StepKind::kTensor:
       return finish_node(k, n, n.start + prices_.vector_latency + tensor_cycles(prices_, s));
-    case StepKind::kOnchipCopy: {  // after the latency, its bytes follow the request before
-      const double from = std::max(n.start + prices_.onchip_latency, end_before(k.pipe[p], seq));
-      return finish_node(k, n, from + onchip_cycles(prices_, s));
-    }
-    default: {  // GDRAM: after the latency its bytes share the bandwidth
+    default: {  // a copy: after the latency, its bytes follow the request before
       n.end = kUnknown;
-      n.bytes_from = n.start + (s.kind == StepKind::kAtomic ? prices_.atomic_latency
-                                                            : prices_.gdram_latency);
+      n.bytes_from = s.kind == StepKind::kOnchipCopy ? n.start + prices_.onchip_latency
+                     : s.kind == StepKind::kAtomic   ? take_blocks(n)
+                                                     : n.start + prices_.gdram_latency;
       const double before = end_before(k.pipe[p], seq);
       if (before == kUnknown) {
         n.behind = true;  // complete() moves its bytes when the one before has moved its own
@@ -123,23 +120,44 @@ inline void Model::price(int core, Core &k, Pipe p, uint64_t seq, Node &n) {
   }
 }
 
-// A request's GDRAM bytes start to share the bandwidth at `from`.
+// Atomic n, placed, reaches GDRAM an atomic latency after its start and takes
+// its blocks there (atomics.h): when it holds the last, its bytes may move.
+// The next atomic in line at each block may be placed now.
+inline double Model::take_blocks(const Node &n) {
+  return atomics_.take(n, n.start + prices_.atomic_latency, prices_.atomic_hold,
+                       [this](int waiter) { mark_dirty(waiter); });
+}
+
+// A request's bytes start to move at `from`: an on-chip copy's in its cycles
+// (at its cluster's SRAM port, shared, if it touches SRAM), a GDRAM
+// request's at its share of the bandwidth.
 inline void Model::move_bytes(int core, Core &k, Pipe p, uint64_t seq, Node &n, double from) {
-  const double bytes = gdram_bytes(prices_, *n.step);
+  const Step &s = *n.step;
+  if (s.kind == StepKind::kOnchipCopy) {
+    const double cycles = onchip_cycles(prices_, s);
+    if (s.sram)
+      return sram_.begin(Transfer{core, p, seq, k.cluster, cycles * prices_.sram_bytes_per_cycle},
+                         from, now_);
+    finish_node(k, n, from + cycles);
+    return move_next_behind(core, k, p, seq, n.end);
+  }
+  const double bytes = gdram_bytes(prices_, s);
   if (bytes <= 0) return complete(core, p, seq, from);
   bandwidth_.begin(Transfer{core, p, seq, k.cluster, bytes}, from, now_);
 }
 
-// A GDRAM request's last byte moved at `end`: the next request of its queue
-// may move its bytes now.
+// A transfer's last byte moved at `end`: the next request of its queue may
+// move its bytes now.
 inline void Model::complete(int core, Pipe p, uint64_t seq, double end) {
   Core &k = cores_[core];
-  Node &n = k.pipe[p].at(seq);
-  finish_node(k, n, end);
+  finish_node(k, k.pipe[p].at(seq), end);
   mark_dirty(core);
-  if (n.atomic_cell >= 0) {  // the next atomic to its block may start now
-    if (const int waiter = atomics_.ended(n); waiter >= 0) mark_dirty(waiter);
-  }
+  move_next_behind(core, k, p, seq, end);
+}
+
+// Request seq of the queue moved its last byte at `end`: the next one, if
+// its bytes wait for that, moves them now.
+inline void Model::move_next_behind(int core, Core &k, Pipe p, uint64_t seq, double end) {
   if (seq + 1 >= k.placed[p]) return;  // the next one is not placed yet: it will see this end
   Node &next = k.pipe[p].at(seq + 1);
   if (!next.behind) return;

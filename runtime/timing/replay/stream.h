@@ -13,6 +13,7 @@
 
 #include "mlusim/bang/detail/steps.h"
 #include "runtime/timing/replay/model.h"
+#include "runtime/timing/replay/pipes.h"
 
 namespace mlusim::timing {
 namespace {
@@ -61,7 +62,7 @@ inline bool Model::ends_without_instructions(const CoreSteps &c, CoreTiming &out
 // only ends already final and leaves its transfers to the global clock at
 // their own times, so it may run ahead of the other cores; only an atomic
 // waits until nothing another core or a transfer does could come first,
-// since atomics to one block run in the order they are issued.
+// since atomics take the blocks they share in the order they are issued.
 inline void Model::run_core(int core) {
   Core &k = cores_[core];
   while (k.state == Core::kRunning) {
@@ -130,13 +131,14 @@ inline void Model::issue(int core, Core &k, const Step &s) {
     ++k.sync_issued[s.pipe];
     k.syncs_running |= 1u << s.pipe;
   }
-  if (s.kind == StepKind::kAtomic) atomics_.serialise(core, n);
+  if (s.kind == StepKind::kAtomic) atomics_.number(n);
   ++k.next;
   if (rest_placed) {  // the common case: the new one is the only one left to place
     place_next(core, k, s.pipe);
   } else {
     place(core, s.pipe);
   }
+  if (s.kind == StepKind::kAtomic && n.start == kUnknown) atomics_.queue(core, n);
   k.now += prices_.issue_cycles;
 }
 
@@ -158,9 +160,10 @@ inline bool Model::has_room(Core &k, const Step &s) {
   return s.kind != StepKind::kAtomic;
 }
 
-// What synchronous step s, issued as n, waits for on the other pipes: the
-// latest synchronous instruction of each it depends on through memory (its
-// pipe runs in order: that one ends last). The synchronous ones before the
+// What synchronous step s, issued as n, waits for: the latest synchronous
+// instruction of each other pipe it depends on through memory (a pipe runs
+// in order: that one ends last), and on a DMA queue, whose requests overlap,
+// the latest of its own queue (n is its tail). The synchronous ones before the
 // oldest still running ended by the stream's time and cannot hold s back
 // (it starts after its issue): the search stops there, and skips the pipes
 // where none runs (most steps of most kernels keep one or two pipes busy).
@@ -169,13 +172,16 @@ inline bool Model::has_room(Core &k, const Step &s) {
 // (the rest ended before it was issued).
 inline void Model::find_dependencies(Core &k, const Step &s, Node &n) {
   const uint32_t pipes = s.ordered ? (1u << kPipeCount) - 1 : k.syncs_running;
-  for (uint32_t others = pipes & ~(1u << s.pipe); others != 0; others &= others - 1) {
-    const int p = std::countr_zero(others);
+  const uint32_t in_order = is_dma(s.pipe) ? 0 : 1u << s.pipe;
+  for (uint32_t searched = pipes & ~in_order; searched != 0; searched &= searched - 1) {
+    const int p = std::countr_zero(searched);
     const PipeRing &q = k.pipe[p];
     const uint64_t oldest = s.ordered ? q.head() : oldest_running_sync(k, static_cast<Pipe>(p));
-    for (uint64_t seq = q.tail(); seq-- > oldest;) {
+    const uint64_t newest = p == s.pipe ? q.tail() - 1 : q.tail();  // n is its own pipe's tail
+    const bool waits_for_async = s.ordered && p != s.pipe;  // its own queue runs them in order
+    for (uint64_t seq = newest; seq-- > oldest;) {
       const Node &other = q.at(seq);
-      if ((other.async && !s.ordered) || !depends_on(s.access, other.step->access)) continue;
+      if ((other.async && !waits_for_async) || !depends_on(s.access, other.step->access)) continue;
       if (other.end == kUnknown) {
         n.waits_for[p] = seq;
         n.waiting |= 1u << p;

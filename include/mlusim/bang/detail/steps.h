@@ -119,6 +119,8 @@ struct Step {
   // on through memory, async copies included: a pipe hazard the board
   // resolves (runtime/pipe_hazards.h).
   bool ordered : 1 = false;
+  // An on-chip copy to or from SRAM: it shares its cluster's SRAM port.
+  bool sram : 1 = false;
   uint8_t rate = 0;
   // Scalar code the stream ran before issuing this step, in cycles at the
   // fitted prices (every one an estimate: the error bar's replays scale it).
