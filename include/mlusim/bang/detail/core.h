@@ -406,6 +406,9 @@ struct CoreContext {
   // additions from waiting on each other): the next step carries them
   // (Step::scalar_cycles); in an untimed launch they add up unread.
   uint64_t scalar_cycles = 0, scalar_nram_accesses = 0;
+  // The NRAM that scalar code read and wrote since the last recorded step
+  // (Step::scalar_reads, scalar_writes); in an untimed launch they widen unread.
+  NramSpan scalar_reads_span, scalar_writes_span;
   ScalarPrices scalar_prices{};
   // Where the last scalar accesses outside NRAM fell (a launch's allocations
   // do not change while it runs): the GDRAM allocations, newest first (a loop
@@ -657,9 +660,13 @@ inline void record(CoreContext &c, const Step &step) {
   if (!c.timed) return;
   if (c.steps.full()) [[unlikely]]
     detail::next_step_chunk(c);
-  c.steps.push(step).scalar_cycles =
+  Step &kept = c.steps.push(step);
+  kept.scalar_cycles =
       static_cast<float>(c.scalar_cycles + c.scalar_nram_accesses * c.scalar_prices.onchip);
+  kept.scalar_reads = c.scalar_reads_span;
+  kept.scalar_writes = c.scalar_writes_span;
   c.scalar_cycles = c.scalar_nram_accesses = 0;
+  c.scalar_reads_span = c.scalar_writes_span = NramSpan{};
 }
 
 // No vector or tensor instruction since their last fence may still run.

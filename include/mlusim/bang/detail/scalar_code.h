@@ -6,12 +6,14 @@
 // by its address (the core's NRAM, WRAM, its cluster's SRAM, GDRAM through
 // the launch's allocation snapshot, else the stack or other host memory)
 // and charged in cycles that the next recorded step carries into the timing
-// model; it faults when an unfenced async copy owns its bytes; GDRAM and
-// SRAM accesses join the race check's log, a store of a scalar with the
-// bytes it stores. An NRAM access costs a thread-local load, two compares, an
-// add and two stores on the host (its mark for the scalar pipe hazards:
-// runtime/scalar_marks.h); a store, two byte stores more (the pages the next
-// launch refills: CoreContext::touched).
+// model, with the NRAM it read and wrote (the replay holds the scalar code
+// until what it depends on has ended); it faults when an unfenced async copy
+// owns its bytes; GDRAM and SRAM accesses join the race check's log, a store
+// of a scalar with the bytes it stores. An NRAM access costs a thread-local
+// load, two compares, an add and two stores on the host (its mark for the
+// scalar pipe hazards: runtime/scalar_marks.h), two compares more and a store
+// where it widens its span (NramSpan); a store, two byte stores more (the
+// pages the next launch refills: CoreContext::touched).
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
@@ -124,9 +126,13 @@ template <unsigned kAccess>
   if (const uintptr_t off = address - reinterpret_cast<uintptr_t>(c.nram); off < c.nram_capacity)
       [[likely]] {
     c.scalar_nram_accesses += kAccess == kScalarUpdate ? 2 : 1;
-    if constexpr ((kAccess & kScalarLoad) != 0) c.scalar_reads[off >> 2] = c.fence_epoch;
+    if constexpr ((kAccess & kScalarLoad) != 0) {
+      c.scalar_reads[off >> 2] = c.fence_epoch;
+      c.scalar_reads_span.add(off, bytes);
+    }
     if constexpr ((kAccess & kScalarStore) != 0) {
       c.scalar_stores[off >> 2] = c.fence_epoch;
+      c.scalar_writes_span.add(off, bytes);
       c.touched[static_cast<int>(Space::kNram)].note(off, bytes);
     }
     c.scalar_marked = true;
