@@ -166,7 +166,7 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   for (size_t i = 0; i < cores.size(); ++i) {
     const CoreContext &c = cores[i];
     for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) r.bytes_moved[d] += c.bytes_moved[d];
-    r.gdram_bytes += c.gdram_traffic;
+    r.gdram_bytes += c.gdram_traffic + 64.0 * static_cast<double>(c.scalar_gdram_blocks);
     r.vector_ops_float += c.vector_elems_float;
     r.vector_ops_half += c.vector_elems_half;
     r.vector_ops_int += c.vector_elems_int;

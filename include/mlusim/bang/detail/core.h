@@ -427,6 +427,7 @@ struct CoreContext {
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
   double gdram_traffic = 0;
+  uint64_t scalar_gdram_blocks = 0;  // of scalar code, apart (an integer add per access)
   double vector_elems_float = 0, vector_elems_half = 0, vector_elems_int = 0;
   double atomic_elems = 0;
   uint32_t hazards_resolved = 0;  // pipe hazards resolved as the board does
