@@ -166,7 +166,7 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
   for (size_t i = 0; i < cores.size(); ++i) {
     const CoreContext &c = cores[i];
     for (int d = 0; d < MLUSIM_DIRECTION_COUNT; ++d) r.bytes_moved[d] += c.bytes_moved[d];
-    r.gdram_bytes += c.gdram_traffic;
+    r.gdram_bytes += c.gdram_traffic + 64.0 * static_cast<double>(c.scalar_gdram_blocks);
     r.vector_ops_float += c.vector_elems_float;
     r.vector_ops_half += c.vector_elems_half;
     r.vector_ops_int += c.vector_elems_int;
@@ -197,7 +197,7 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
   for (const CoreContext &c : cores) {
     timing::CoreSteps &s = steps.emplace_back(timing::CoreSteps{
         &c.steps, c.physical_cluster, trace::wants(name, c.physical_cluster, c.core_in_cluster),
-        {}});
+        {}, reinterpret_cast<uintptr_t>(c.nram)});
     if (!c.is_mpu) continue;
     s.scratch[0] = AddressRange{reinterpret_cast<uintptr_t>(c.nram), c.nram_capacity};
     s.scratch[1] = AddressRange{reinterpret_cast<uintptr_t>(c.wram), c.wram_capacity};
@@ -205,7 +205,7 @@ std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<Core
   return steps;
 }
 
-// A core stops for the replays after this many steps (1.5 MB of them): the
+// A core stops for the replays after this many steps (1.75 MB of them): the
 // logs then hold a few dozen chunks per core however long the launch runs.
 // Every checkpoint waits for the slowest core; at 4,096 steps
 // three_interpolate_backward's case 7 took 8 % longer, at 16,384 as long as

@@ -87,9 +87,7 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       if (c.launch->is_union) log_scalar(c, op, where, address, bytes, access, bits, Space::kSram);
       return;
     case Place::kGdram:
-      if (!in_register(access))
-        c.scalar_cycles += ((access & kScalarLoad) != 0 ? price.gdram_load : 0) +
-                           ((access & kScalarStore) != 0 ? price.gdram_store : 0);
+      charge_scalar_gdram(c, address, bytes, access);
       log_scalar(c, op, where, address, bytes, access, bits, Space::kGdram);
       return;
     case Place::kWram:

@@ -59,6 +59,7 @@ inline void Model::add_core(size_t launch_index, const CoreSteps &c, bool traced
   k.traced = traced;
   k.has_scratch = has_scratch(c);
   std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
+  k.nram = c.nram;
 }
 
 inline bool Model::place(const std::vector<uint8_t> &complete, size_t rounds) {

@@ -45,7 +45,8 @@ struct TraceEvent {
   const Step *step;  // what it was; the stream's own waits name the step that waited
   uint8_t lane;      // a Pipe, or kStreamLane
   double issue;      // when the stream issued it
-  double ready;      // when its pipe took it (start > ready: it waited on a dependency)
+  double ready;      // when its pipe took it, or scalar code could run (start > ready: it
+                     // waited on a dependency)
   double start, end;
   bool scalar;  // on the stream's lane: scalar code before `step`
 };
@@ -57,6 +58,7 @@ struct CoreSteps {
   // A memory core's NRAM and WRAM scratch: its steps there were skipped
   // (runtime/memory_core.h) and take no time. Empty on a compute core.
   AddressRange scratch[2];
+  uintptr_t nram = 0;  // the core's NRAM, where its steps' scalar spans count from
 };
 
 struct CoreTiming {

@@ -148,13 +148,11 @@ void ink_events(const Launch &l, double px_per_cycle, Layout &layout) {
     if (r < 0) continue;
     Row &row = layout.rows[static_cast<size_t>(r)];
     const double x0 = e.start * px_per_cycle, x1 = e.end * px_per_cycle;
-    if (e.lane == kStreamLane) {
-      add(row.ink[stream_paint(e.kind)], x0, x1, e, e.end - e.start);
-      continue;
-    }
-    add(row.ink[e.pipe], x0, x1, e, e.end - e.start);
+    // An instruction, or scalar code, waited for a dependency first.
     if (e.start > e.ready)
       add(row.ink[kDependency], e.ready * px_per_cycle, x0, e, e.start - e.ready);
+    add(row.ink[e.lane == kStreamLane ? stream_paint(e.kind) : e.pipe], x0, x1, e,
+        e.end - e.start);
   }
 }
 

@@ -101,6 +101,7 @@ struct Core {
   bool traced;
   bool has_scratch;
   AddressRange scratch[2];  // a memory core's skipped steps touch these
+  uintptr_t nram;           // where the steps' scalar spans count from
   size_t next = 0;
   double now = 0;
   PipeRing pipe[kPipeCount];

@@ -103,7 +103,8 @@ class Model {
   // ---- one core's stream (stream.h) ----------------------------------------------
   bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const;
   void run_core(int core);
-  void run_scalar_code(Core &k, const Step &s);
+  bool run_scalar_code(Core &k, const Step &s);
+  double scalar_code_start(Core &k, const Step &s);
   void wait(Core &k, const Step &s, double until);
   void issue(int core, Core &k, const Step &s);
   bool has_room(Core &k, const Step &s);

@@ -79,7 +79,7 @@ inline void Model::run_core(int core) {
       ++k.next;
       continue;
     }
-    run_scalar_code(k, s);
+    if (!run_scalar_code(k, s)) return;  // blocked: it waits for an end not known yet
     if (s.kind == StepKind::kAtomic && others_first(core, k.now)) {
       schedule(core);
       return;
@@ -106,14 +106,65 @@ inline void Model::wait(Core &k, const Step &s, double until) {
 }
 
 // The scalar code the run recorded before step s: the stream is busy with
-// it (other pipes go on with what it issued before). Once per step, however
-// often the stream comes back to the step (a fence or a full pipe blocks it).
-inline void Model::run_scalar_code(Core &k, const Step &s) {
-  if (s.scalar_cycles <= 0 || k.scalar_done == k.next + 1) return;
+// it (other pipes go on with what it issued before) once the synchronous
+// instructions it depends on through NRAM have ended (guide 5.3.2: the
+// hardware keeps scalar data dependencies). Once per step, however often the
+// stream comes back to the step (a fence or a full pipe blocks it); false
+// while an end it waits for is not known (the core blocks).
+inline bool Model::run_scalar_code(Core &k, const Step &s) {
+  if (k.scalar_done == k.next + 1) return true;
+  double start = k.now;
+  if (!s.scalar_reads.empty() || !s.scalar_writes.empty()) {
+    start = scalar_code_start(k, s);
+    if (start == kUnknown) {
+      k.state = Core::kBlocked;
+      return false;
+    }
+  }
   k.scalar_done = k.next + 1;
-  const double end = k.now + s.scalar_cycles * prices_.scalar_scale;
-  if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, k.now, end, true});
+  if (s.scalar_cycles <= 0 && start == k.now) return true;
+  const double end = start + s.scalar_cycles * prices_.scalar_scale;
+  if (k.traced) trace(k, TraceEvent{&s, kStreamLane, k.now, k.now, start, end, true});
   k.now = end;
+  return true;
+}
+
+// The NRAM the scalar code before step s read and wrote, as an
+// instruction's operands (an empty span reads or writes nothing).
+inline Access scalar_access(const Core &k, const Step &s) {
+  Access a;
+  if (!s.scalar_writes.empty()) {
+    a.w_lo = k.nram + s.scalar_writes.lo;
+    a.w_hi = k.nram + s.scalar_writes.hi;
+  }
+  if (!s.scalar_reads.empty()) {
+    a.r0_lo = k.nram + s.scalar_reads.lo;
+    a.r0_hi = k.nram + s.scalar_reads.hi;
+  }
+  return a;
+}
+
+// When the scalar code before step s may start: at the stream's time, or
+// once the latest synchronous instruction of each pipe that writes what it
+// reads (RAW), or reads or writes what it writes (WAR, WAW), has ended;
+// kUnknown while such an end is not known. Async copies are not waited for:
+// their data lands at the fence (an access before it is an async hazard).
+inline double Model::scalar_code_start(Core &k, const Step &s) {
+  const Access scalar = scalar_access(k, s);
+  double start = k.now;
+  for (uint32_t pipes = k.syncs_running; pipes != 0; pipes &= pipes - 1) {
+    const auto p = static_cast<Pipe>(std::countr_zero(pipes));
+    const PipeRing &q = k.pipe[p];
+    const uint64_t oldest = oldest_running_sync(k, p);
+    for (uint64_t seq = q.tail(); seq-- > oldest;) {
+      const Node &other = q.at(seq);
+      if (other.async || !depends_on(scalar, other.step->access)) continue;
+      if (other.end == kUnknown) return kUnknown;
+      start = std::max(start, other.end);
+      break;  // its pipe runs in order: the earlier ones ended before it
+    }
+  }
+  return start;
 }
 
 inline void Model::issue(int core, Core &k, const Step &s) {

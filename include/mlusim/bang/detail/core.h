@@ -406,6 +406,9 @@ struct CoreContext {
   // additions from waiting on each other): the next step carries them
   // (Step::scalar_cycles); in an untimed launch they add up unread.
   uint64_t scalar_cycles = 0, scalar_nram_accesses = 0;
+  // The NRAM that scalar code read and wrote since the last recorded step
+  // (Step::scalar_reads, scalar_writes); in an untimed launch they widen unread.
+  NramSpan scalar_reads_span, scalar_writes_span;
   ScalarPrices scalar_prices{};
   // Where the last scalar accesses outside NRAM fell (a launch's allocations
   // do not change while it runs): the GDRAM allocations, newest first (a loop
@@ -424,6 +427,7 @@ struct CoreContext {
   // Counters for the launch report.
   double bytes_moved[MLUSIM_DIRECTION_COUNT] = {};
   double gdram_traffic = 0;
+  uint64_t scalar_gdram_blocks = 0;  // of scalar code, apart (an integer add per access)
   double vector_elems_float = 0, vector_elems_half = 0, vector_elems_int = 0;
   double atomic_elems = 0;
   uint32_t hazards_resolved = 0;  // pipe hazards resolved as the board does
@@ -657,9 +661,13 @@ inline void record(CoreContext &c, const Step &step) {
   if (!c.timed) return;
   if (c.steps.full()) [[unlikely]]
     detail::next_step_chunk(c);
-  c.steps.push(step).scalar_cycles =
+  Step &kept = c.steps.push(step);
+  kept.scalar_cycles =
       static_cast<float>(c.scalar_cycles + c.scalar_nram_accesses * c.scalar_prices.onchip);
+  kept.scalar_reads = c.scalar_reads_span;
+  kept.scalar_writes = c.scalar_writes_span;
   c.scalar_cycles = c.scalar_nram_accesses = 0;
+  c.scalar_reads_span = c.scalar_writes_span = NramSpan{};
 }
 
 // No vector or tensor instruction since their last fence may still run.

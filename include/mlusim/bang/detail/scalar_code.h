@@ -6,12 +6,15 @@
 // by its address (the core's NRAM, WRAM, its cluster's SRAM, GDRAM through
 // the launch's allocation snapshot, else the stack or other host memory)
 // and charged in cycles that the next recorded step carries into the timing
-// model; it faults when an unfenced async copy owns its bytes; GDRAM and
-// SRAM accesses join the race check's log, a store of a scalar with the
-// bytes it stores. An NRAM access costs a thread-local load, two compares, an
-// add and two stores on the host (its mark for the scalar pipe hazards:
-// runtime/scalar_marks.h); a store, two byte stores more (the pages the next
-// launch refills: CoreContext::touched).
+// model, with the NRAM it read and wrote (the replay holds the scalar code
+// until what it depends on has ended); it faults when an unfenced async copy
+// owns its bytes; GDRAM and SRAM accesses join the race check's log, a store
+// of a scalar with the bytes it stores; GDRAM accesses count their blocks in
+// the launch report's traffic. An NRAM access costs a thread-local load, two
+// compares, an add and two stores on the host (its mark for the scalar pipe
+// hazards: runtime/scalar_marks.h), two compares more and a store where it
+// widens its span (NramSpan); a store, two byte stores more (the pages the
+// next launch refills: CoreContext::touched).
 #pragma once
 
 // Internal to mlusim (the simulated core and the translator's target): kernels
@@ -106,6 +109,24 @@ inline ScalarRun *continued_run(CoreContext &c, const char *site, uintptr_t addr
   return nullptr;
 }
 
+// A scalar access of GDRAM: its time (a load waits for the value, a store is
+// posted) and its 64-byte blocks in the launch report's traffic, counted as a
+// transfer's (docs/cost_model.md, "What a GDRAM request costs"): those it
+// reads, and for a store those it writes, each covered in part once more (the
+// read of a read-modify-write).
+inline void charge_scalar_gdram(CoreContext &c, uintptr_t address, size_t bytes, unsigned access) {
+  if (in_register(access)) return;  // read before its loop, written after it
+  const bool load = (access & kScalarLoad) != 0, store = (access & kScalarStore) != 0;
+  c.scalar_cycles +=
+      (load ? c.scalar_prices.gdram_load : 0) + (store ? c.scalar_prices.gdram_store : 0);
+  // An element under 64 bytes covers each block it touches in part (bytes is
+  // a constant where the translation calls: the test folds away).
+  const uint64_t touched = ((address + bytes - 1) >> 6) - (address >> 6) + 1;
+  const uint64_t partial =
+      bytes < 64 ? touched : blocks_of(Segments{address, bytes, bytes, 1}).partial;
+  c.scalar_gdram_blocks += (load ? touched : 0) + (store ? touched + partial : 0);
+}
+
 // An access of memory other cores share, for the race check: it goes on with
 // its site's run or starts one; a store that stores other bytes than the
 // run's first (or bytes not known) makes the run's bytes not known.
@@ -132,16 +153,18 @@ template <unsigned kAccess>
   if (const uintptr_t off = address - reinterpret_cast<uintptr_t>(c.nram); off < c.nram_capacity)
       [[likely]] {
     c.scalar_nram_accesses += charged_accesses(kAccess);
-    if constexpr ((kAccess & kScalarLoad) != 0) c.scalar_reads[off >> 2] = c.fence_epoch;
+    if constexpr ((kAccess & kScalarLoad) != 0) {
+      c.scalar_reads[off >> 2] = c.fence_epoch;
+      c.scalar_reads_span.add(off, bytes);
+    }
     if constexpr ((kAccess & kScalarStore) != 0) {
       c.scalar_stores[off >> 2] = c.fence_epoch;
+      c.scalar_writes_span.add(off, bytes);
       c.touched[static_cast<int>(Space::kNram)].note(off, bytes);
     }
     c.scalar_marked = true;
   } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
-    if constexpr (!in_register(kAccess))
-      c.scalar_cycles += ((kAccess & kScalarLoad) != 0 ? c.scalar_prices.gdram_load : 0) +
-                         ((kAccess & kScalarStore) != 0 ? c.scalar_prices.gdram_store : 0);
+    charge_scalar_gdram(c, address, bytes, kAccess);
     log_scalar(c, op, where, address, bytes, kAccess, bits, Space::kGdram);
   } else {
     scalar_elsewhere(c, op, where, address, bytes, kAccess, bits);

@@ -21,7 +21,7 @@ namespace mlusim {
 class StepLog {
  public:
   static constexpr size_t kChunkShift = 10;
-  static constexpr size_t kChunkSteps = size_t{1} << kChunkShift;  // 96 KiB
+  static constexpr size_t kChunkSteps = size_t{1} << kChunkShift;  // 112 KiB
 
   StepLog() = default;
   StepLog(StepLog &&other) noexcept { swap(other); }

@@ -102,6 +102,20 @@ constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t gene
   return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
 }
 
+// The stretch of the core's NRAM that scalar code accessed, as offsets [lo, hi)
+// bounding every access (empty while lo >= hi): the replay holds the scalar
+// code until the synchronous instructions it depends on have ended.
+struct NramSpan {
+  uint32_t lo = UINT32_MAX, hi = 0;
+  bool empty() const { return lo >= hi; }
+  // Stores only what moves: a loop walking up stores hi alone, and a store
+  // not made is no chain of stores and loads from one access to the next.
+  void add(uintptr_t offset, size_t bytes) {
+    if (offset < lo) lo = static_cast<uint32_t>(offset);
+    if (offset + bytes > hi) hi = static_cast<uint32_t>(offset + bytes);
+  }
+};
+
 // The operand classes of the matrix unit, by the wider source (docs/cost_model.md).
 enum MatrixRate : uint8_t { kMatrixInt8, kMatrixInt16, kMatrixHalf, kMatrixFloat, kMatrixRates };
 
@@ -112,6 +126,10 @@ struct Step {
   uint64_t amount = 0;
   uint32_t count = 1;
   GdramBlocks blocks;
+  // The NRAM that the scalar code before it (scalar_cycles) read and wrote:
+  // that code waits for the earlier synchronous instructions that write what
+  // it reads, or read or write what it writes.
+  NramSpan scalar_reads, scalar_writes;
   StepKind kind = StepKind::kVector;
   Pipe pipe = kVectorPipe;
   bool async : 1 = false;
@@ -126,8 +144,8 @@ struct Step {
   // fitted prices (every one an estimate: the error bar's replays scale it).
   float scalar_cycles = 0;
 };
-// Steps are kept per instruction for a whole launch: the scalar time fills
-// what was padding.
-static_assert(sizeof(Step) == 96, "a Step grew: every launch keeps one per instruction");
+// Steps are kept per instruction while the replay places them (a few chunks
+// per core, runtime/launch.cpp): the scalar spans took them from 96 bytes to 112.
+static_assert(sizeof(Step) == 112, "a Step grew: every launch keeps one per instruction");
 
 }  // namespace mlusim
