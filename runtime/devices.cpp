@@ -209,8 +209,8 @@ DeviceSpec initial_device() {
   if (const char *constants = std::getenv("MLUSIM_CONSTANTS")) {
     if (const std::string problem = set_constants(spec, constants); !problem.empty())
       setting_invalid("MLUSIM_CONSTANTS", constants,
-                      "name=value pairs, comma-separated, of the constants " + constant_names() +
-                          " (here: " + problem + ")");
+                      "name=value pairs, comma-separated, of the estimated constants (here: " +
+                          problem + ")");
   }
   return spec;
 }

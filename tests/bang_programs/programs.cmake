@@ -159,7 +159,7 @@ mlusim_settings_test(bad_clock "MLUSIM_CLOCK_MHZ=fast"
 mlusim_settings_test(misspelt_name "MLUSIM_DEVCIE=MLU270"
   "MLUSIM_DEVCIE is no setting of mlusim \\(the settings are MLUSIM_DEVICE, MLUSIM_CLOCK_MHZ")
 mlusim_settings_test(unknown_constant "MLUSIM_CONSTANTS=gdram_latency_ns=400,dram_speed=2"
-  "MLUSIM_CONSTANTS='gdram_latency_ns=400,dram_speed=2' is none of the valid values: name=value pairs, comma-separated, of the constants atomic_latency_ns, .*'dram_speed' is no estimated constant")
+  "MLUSIM_CONSTANTS='gdram_latency_ns=400,dram_speed=2' is none of the valid values: name=value pairs, comma-separated, of the estimated constants \\(here: 'dram_speed' is no estimated constant; the constants are atomic_hold_ns, atomic_latency_ns, ")
 mlusim_settings_test(bad_fill "MLUSIM_FILL=pink" "MLUSIM_FILL='pink' is none of the valid values")
 mlusim_settings_test(bad_races "MLUSIM_RACES=maybe" "MLUSIM_RACES='maybe' is none of the valid values: fault")
 mlusim_settings_test(bad_log "MLUSIM_LOG=loud" "MLUSIM_LOG=.loud. is none of the valid values")
