@@ -317,6 +317,13 @@ const char *spec_problem(const DeviceSpec &s) {
   return nullptr;
 }
 
+EstimatedFigures estimated_figures(const DeviceSpec &spec) {
+  for (const Board &b : kBoards)
+    if (std::string_view(spec.name) == b.name)
+      return EstimatedFigures{b.cluster_source == kEstimate, b.float_macs_source == kEstimate};
+  return EstimatedFigures{};
+}
+
 std::vector<std::pair<const char *, const char *>> figure_sources() {
   return {
       {kDriverMcu, "Cambricon's kernel driver (public, GPL), mcu/cndrv_mcu_info.c, "

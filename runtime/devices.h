@@ -30,6 +30,14 @@ bool set_clock_mhz(double mhz);
 // keeps them all.
 const char *spec_problem(const DeviceSpec &spec);
 
+// Which of a preset's figures that differ between boards no public source
+// gives (docs/devices.md): the error bar varies them like the cost model's
+// own estimates. A spec not named after a preset has none.
+struct EstimatedFigures {
+  bool cluster_gbps = false, half_float_macs = false;
+};
+EstimatedFigures estimated_figures(const DeviceSpec &spec);
+
 // One figure of a preset as `mlusim devices` shows it, with its source.
 struct Figure {
   std::string name, value;

@@ -34,11 +34,19 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
                            : e == Estimates::kHigh ? std::min(s.gdram_efficiency, kLowestMeasuredShare)
                                                    : s.gdram_efficiency;
   p.gdram_bytes_per_cycle = s.gdram_gbps * sustained / s.clock_ghz;
-  // Sourced figures (docs/devices.md): not varied.
-  p.cluster_bytes_per_cycle = s.cluster_gbps / s.clock_ghz;
+  // The board's figures: sourced ones are not varied, the ones no public
+  // source gives for this board (its cluster cap, its half and float matrix
+  // rates: docs/devices.md) are, as throughputs.
+  const EstimatedFigures guessed = estimated_figures(s);
+  p.cluster_bytes_per_cycle =
+      (guessed.cluster_gbps ? rate_at(s.cluster_gbps, e) : s.cluster_gbps) / s.clock_ghz;
   p.vector_bytes_per_cycle = s.vector_bytes_per_cycle;
   static_assert(kMatrixRates == MLUSIM_MATRIX_CLASSES);
-  for (int m = 0; m < kMatrixRates; ++m) p.matrix_macs_per_cycle[m] = s.matrix_macs_per_cycle[m];
+  for (int m = 0; m < kMatrixRates; ++m) {
+    const bool guess = guessed.half_float_macs && (m == kMatrixHalf || m == kMatrixFloat);
+    p.matrix_macs_per_cycle[m] =
+        guess ? rate_at(s.matrix_macs_per_cycle[m], e) : s.matrix_macs_per_cycle[m];
+  }
   // Estimates. GDRAM's latencies are memory time: more cycles at a faster clock.
   p.onchip_bytes_per_cycle = rate_at(s.onchip_bytes_per_cycle, e);
   p.sram_bytes_per_cycle = rate_at(s.sram_bytes_per_cycle, e);
