@@ -88,10 +88,10 @@ constexpr Board kBoards[] = {
 };
 
 // The cost model's constants no public figure gives (docs/cost_model.md).
-// One GDRAM latency for every request and for a scalar load's wait: fitted on
-// the published GDRAM pointer loop (630-780 ns per iteration of two loads:
-// (705 ns - 20 cycles) / 2 at 1 GHz).
-constexpr double kGdramLatencyNs = 340;
+// The fitted ones are what `mlusim calibrate --fit` finds on the published
+// cases that name them. One GDRAM latency for every request and for a scalar
+// load's wait: fitted on the course lab's GDRAM loop on the MLU370-X8.
+constexpr double kGdramLatencyNs = 311;
 constexpr double kAtomicLatencyNs = 700;
 // How long an atomic holds each 64-byte block it covers, the read-modify-write
 // at GDRAM: about a DRAM bank's row cycle, a read and a write back (no
@@ -103,10 +103,10 @@ constexpr double kOnchipLatencyCycles = 30;
 constexpr double kSramBytesPerCycle = 128;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
-// A launch's fixed cost, per generation: fitted on the MLU590's small
-// element-wise case (MLU300 boards take the same: no MLU370 case isolates it)
-// and on three_interpolate_forward's MLU270 cases (docs/cost_model.md).
-constexpr double kLaunchOverheadUs = 1.2;
+// A launch's fixed cost, per generation: fitted on mlu-ops' abs case_0 on the
+// MLU590-H8 (MLU300 boards take the same: no MLU370 case isolates it) and on
+// three_interpolate_forward's MLU270 cases (docs/cost_model.md).
+constexpr double kLaunchOverheadUs = 0.99;
 constexpr double kMlu200LaunchOverheadUs = 200;
 constexpr int kDmaRequestsInFlight = 4;
 constexpr double kGdramWriteExtra = 0.25;
@@ -115,14 +115,14 @@ constexpr double kGdramEfficiency = 0.86;
 // Scalar code (docs/cost_model.md). The guide (5.3.4) gives 2 cycles for an
 // fp add or sub, 1-3 for ordinary arithmetic, logic and compares, 16 for an
 // fp32 division and 6-18 for log/recip-like operations; mlusim counts
-// operators of the source, not instructions. Entering a block and an on-chip
-// access are guesses whose sum the published NRAM multiply-accumulate loop
-// fixes (30 cycles per iteration on MLU370: 4 + 8 x 2 + 2 x 5); a GDRAM load
-// waits kGdramLatencyNs.
+// operators of the source, not instructions. Entering a block is a guess; an
+// on-chip access is fitted on the course lab's NRAM loop on the MLU370-X8
+// (30 cycles per iteration: 4 + 10 x 2 + 2 x 3, its accumulator kept in a
+// register); a GDRAM load waits kGdramLatencyNs.
 constexpr double kScalarOpCycles = 2;
 constexpr double kScalarDivideCycles = 16;
 constexpr double kScalarBlockCycles = 4;
-constexpr double kScalarOnchipCycles = 5;
+constexpr double kScalarOnchipCycles = 3;
 constexpr double kScalarSramCycles = 30;
 constexpr double kScalarGdramStoreCycles = 5;
 // What a kernel's on-chip variables cannot have: mlu-ops' gtest fills every
