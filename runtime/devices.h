@@ -2,6 +2,7 @@
 // kernel driver, docs/devices.md) and the one in use.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,25 @@ bool set_clock_mhz(double mhz);
 // The first rule of a device that `spec` breaks, in words; null when it
 // keeps them all.
 const char *spec_problem(const DeviceSpec &spec);
+
+// The cost model's estimated constants by name: the fields of a device spec
+// no public figure gives (docs/cost_model.md, docs/devices.md), which
+// mlusimSetConstant, mlusimGetConstant and MLUSIM_CONSTANTS set and read, so
+// that a developer can ask "what if the GDRAM latency were 400 ns" and
+// `mlusim calibrate --fit` can try values in mlu-ops' harness processes.
+
+// "atomic_hold_ns, atomic_latency_ns, ...".
+std::string constant_names();
+
+// Sets constant `name` of `spec` to `value`; the problem in words ("" when
+// it is set): an unknown name lists the valid ones, a value the device
+// cannot take names the rule. `gdram_latency_ns` is also a scalar GDRAM
+// load's wait (one figure: docs/cost_model.md).
+std::string set_constant(DeviceSpec &spec, std::string_view name, double value);
+std::optional<double> constant_of(const DeviceSpec &spec, std::string_view name);
+
+// Sets "name=value,name=value"; the first problem, or "".
+std::string set_constants(DeviceSpec &spec, std::string_view assignments);
 
 // Which of a preset's figures that differ between boards no public source
 // gives (docs/devices.md): the error bar varies them like the cost model's

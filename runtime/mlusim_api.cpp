@@ -5,7 +5,6 @@
 #include <string>
 
 #include "mlusim/ops/mlu_op.h"  // the dtype codes of mlusimPeakOpsPerSecond
-#include "runtime/device_constants.h"
 #include "runtime/devices.h"
 #include "runtime/gdram.h"
 #include "runtime/last_error.h"
