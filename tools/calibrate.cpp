@@ -160,8 +160,13 @@ std::vector<Outcome> run_cases(const std::vector<MluopsBuild> &builds,
                                const std::vector<std::vector<calibration::Setting>> &settings) {
   const std::vector<Case> &cases = calibration::cases();
   std::vector<Outcome> rows(cases.size());
-  std::map<std::tuple<size_t, std::string, std::string>, std::vector<size_t>> groups;
-  std::map<std::tuple<size_t, std::string, std::string>, std::vector<calibration::Setting>> group_settings;
+  // One run of mlusim-mluops per build, board and operator: its cases, and
+  // the settings of their board.
+  struct Group {
+    std::vector<size_t> cases;
+    std::vector<calibration::Setting> settings;
+  };
+  std::map<std::tuple<size_t, std::string, std::string>, Group> groups;
   for (size_t n = 0; n < indices.size(); ++n) {
     const size_t i = indices[n];
     const Case &c = cases[i];
@@ -178,11 +183,12 @@ std::vector<Outcome> run_cases(const std::vector<MluopsBuild> &builds,
                          : "skipped: needs " + c.needs;
       continue;
     }
-    groups[{b, c.board, c.op}].push_back(i);
-    group_settings[{b, c.board, c.op}] = settings[n];  // one board: the same settings
+    Group &group = groups[{b, c.board, c.op}];
+    group.cases.push_back(i);
+    group.settings = settings[n];
   }
   for (const auto &[key, group] : groups)
-    run_mluops(builds[std::get<0>(key)], group, group_settings[key], rows);
+    run_mluops(builds[std::get<0>(key)], group.cases, group.settings, rows);
   return rows;
 }
 

@@ -129,6 +129,19 @@ inline bool Model::run_scalar_code(Core &k, const Step &s) {
   return true;
 }
 
+// The latest instruction of a pipe, among [oldest, newest), that an access
+// depends on through memory (async ones only if `with_async`): its sequence
+// number, or kNoDependency. A pipe runs in order, so that one ends last.
+constexpr uint64_t kNoDependency = ~uint64_t{0};
+inline uint64_t latest_dependency(const PipeRing &q, uint64_t oldest, uint64_t newest,
+                                  const Access &access, bool with_async) {
+  for (uint64_t seq = newest; seq-- > oldest;) {
+    const Node &other = q.at(seq);
+    if ((!other.async || with_async) && depends_on(access, other.step->access)) return seq;
+  }
+  return kNoDependency;
+}
+
 // The NRAM the scalar code before step s read and wrote, as an
 // instruction's operands (an empty span reads or writes nothing).
 inline Access scalar_access(const Core &k, const Step &s) {
@@ -156,13 +169,10 @@ inline double Model::scalar_code_start(Core &k, const Step &s) {
     const auto p = static_cast<Pipe>(std::countr_zero(pipes));
     const PipeRing &q = k.pipe[p];
     const uint64_t oldest = oldest_running_sync(k, p);
-    for (uint64_t seq = q.tail(); seq-- > oldest;) {
-      const Node &other = q.at(seq);
-      if (other.async || !depends_on(scalar, other.step->access)) continue;
-      if (other.end == kUnknown) return kUnknown;
-      start = std::max(start, other.end);
-      break;  // its pipe runs in order: the earlier ones ended before it
-    }
+    const uint64_t seq = latest_dependency(q, oldest, q.tail(), scalar, false);
+    if (seq == kNoDependency) continue;
+    if (q.at(seq).end == kUnknown) return kUnknown;
+    start = std::max(start, q.at(seq).end);
   }
   return start;
 }
@@ -230,16 +240,13 @@ inline void Model::find_dependencies(Core &k, const Step &s, Node &n) {
     const uint64_t oldest = s.ordered ? q.head() : oldest_running_sync(k, static_cast<Pipe>(p));
     const uint64_t newest = p == s.pipe ? q.tail() - 1 : q.tail();  // n is its own pipe's tail
     const bool waits_for_async = s.ordered && p != s.pipe;  // its own queue runs them in order
-    for (uint64_t seq = newest; seq-- > oldest;) {
-      const Node &other = q.at(seq);
-      if ((other.async && !waits_for_async) || !depends_on(s.access, other.step->access)) continue;
-      if (other.end == kUnknown) {
-        n.waits_for[p] = seq;
-        n.waiting |= 1u << p;
-      } else {
-        n.after = std::max(n.after, other.end);
-      }
-      break;
+    const uint64_t seq = latest_dependency(q, oldest, newest, s.access, waits_for_async);
+    if (seq == kNoDependency) continue;
+    if (q.at(seq).end == kUnknown) {
+      n.waits_for[p] = seq;
+      n.waiting |= 1u << p;
+    } else {
+      n.after = std::max(n.after, q.at(seq).end);
     }
   }
 }
