@@ -38,11 +38,12 @@ enum ScalarAccess : unsigned {
   kScalarStore = 2,
   kScalarUpdate = 3,
   kScalarStoreOf = 6,
-  // An update of an element the compiler keeps in a register for the loop
-  // (mlusim-cncc decides): seen and checked as an update, charged nothing.
-  kScalarRegisterUpdate = 11,
+  // Of an element the compiler keeps in a register for its loop (mlusim-cncc
+  // decides): seen and checked as its access, charged nothing.
+  kScalarInRegister = 8,
+  kScalarRegisterUpdate = kScalarUpdate | kScalarInRegister,
 };
-constexpr bool in_register(unsigned access) { return (access & 8) != 0; }
+constexpr bool in_register(unsigned access) { return (access & kScalarInRegister) != 0; }
 // How many accesses of memory it costs.
 constexpr unsigned charged_accesses(unsigned access) {
   return in_register(access) ? 0 : access == kScalarUpdate ? 2 : 1;
