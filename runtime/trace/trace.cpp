@@ -115,6 +115,9 @@ State &state() {
       st->selection = parse_selection("longest");
     if (!st->json_at_exit.empty() || !st->svg_at_exit.empty()) {
       st->started = true;
+      // The hook logs what it wrote: the loggers, made first, are destroyed
+      // after it runs (exit runs hooks and destructors in reverse order).
+      log::runtime();
       std::atexit(write_at_exit);
     }
     return st;

@@ -23,6 +23,12 @@ mlusim_add_bang_executable(bang_printf_cores ${dir}/printf_cores.mlu)
 add_test(NAME bang_printf_cores COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:bang_printf_cores>
          -P ${dir}/printf_check.cmake)
 
+# A trace asked for by MLUSIM_TRACE_JSON is written at exit by a hook the
+# first traced launch registers; the hook's log line needs the loggers alive.
+add_test(NAME bang_trace_json_at_exit COMMAND ${CMAKE_COMMAND}
+         -DPROGRAM=$<TARGET_FILE:bang_vector_add_block> -DOUT=${CMAKE_CURRENT_BINARY_DIR}/trace_at_exit.json
+         -P ${dir}/trace_at_exit.cmake)
+
 # A program calling an intrinsic we lack must not build, and must say why.
 add_test(NAME bang_unknown_intrinsic_is_a_compile_error
          COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/unknown_intrinsic.mlu -o
