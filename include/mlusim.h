@@ -51,6 +51,8 @@ typedef struct {
   double vector_latency_cycles;
   double barrier_latency_cycles;
   double launch_overhead_us;
+  double kernel_load_us;       /* a kernel's first launch in a process: the host loads it
+                                  while the queue waits (host-observed time only) */
   /* Scalar kernel code (docs/cost_model.md), in cycles of the core clock */
   double scalar_op_cycles;       /* an arithmetic, logic or compare operator */
   double scalar_divide_cycles;   /* a division, remainder or costly math call (exp, log, ...) */
@@ -97,6 +99,10 @@ cnrtRet_t mlusimSetClockMHz(double mhz);
  * ("name=value,name=value") sets them at start-up, after MLUSIM_DEVICE. */
 cnrtRet_t mlusimSetConstant(const char *name, double value);
 cnrtRet_t mlusimGetConstant(const char *name, double *value);
+/* Forgets which kernels this process launched: the next launch of each loads it
+ * again, as in a fresh process. A first launch's loading (kernel_load_us) is in
+ * the host-observed time cnrtNotifierElapsedTime gives, not in device time. */
+void mlusimUnloadKernels(void);
 /* Peak vector ops per second of the whole device for an mlu-ops dtype code. */
 double mlusimPeakOpsPerSecond(int mluop_dtype);
 

@@ -108,6 +108,9 @@ constexpr double kBarrierLatencyCycles = 100;
 // three_interpolate_forward's MLU270 cases (docs/cost_model.md).
 constexpr double kLaunchOverheadUs = 0.99;
 constexpr double kMlu200LaunchOverheadUs = 200;
+// Fitted on the course lab's single matrix-unit launch (03_vector_nram) on the
+// MLU370-X8, timed with cnrtNotifierElapsedTime (docs/cost_model.md).
+constexpr double kKernelLoadUs = 35;
 constexpr int kDmaRequestsInFlight = 4;
 constexpr double kGdramWriteExtra = 0.25;
 constexpr double kGdramSegmentBytes = 64;
@@ -158,6 +161,7 @@ DeviceSpec spec_of(const Board &b) {
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
   s.launch_overhead_us = b.bang_arch < 300 ? kMlu200LaunchOverheadUs : kLaunchOverheadUs;
+  s.kernel_load_us = kKernelLoadUs;
   s.dma_requests_in_flight = kDmaRequestsInFlight;
   s.gdram_write_extra = kGdramWriteExtra;
   s.gdram_segment_bytes = kGdramSegmentBytes;
@@ -251,6 +255,7 @@ constexpr NamedConstant kConstants[] = {
     {"gdram_latency_ns", &DeviceSpec::gdram_latency_ns, &DeviceSpec::scalar_gdram_load_ns},
     {"gdram_segment_bytes", &DeviceSpec::gdram_segment_bytes, nullptr},
     {"gdram_write_extra", &DeviceSpec::gdram_write_extra, nullptr},
+    {"kernel_load_us", &DeviceSpec::kernel_load_us, nullptr},
     {"launch_overhead_us", &DeviceSpec::launch_overhead_us, nullptr},
     {"onchip_bytes_per_cycle", &DeviceSpec::onchip_bytes_per_cycle, nullptr},
     {"onchip_latency_cycles", &DeviceSpec::onchip_latency_cycles, nullptr},
@@ -341,6 +346,7 @@ const char *spec_problem(const DeviceSpec &s) {
   if (s.transpose_align_bytes <= 0 || s.dma_requests_in_flight <= 0)
     return "transpose_align_bytes and dma_requests_in_flight must be positive";
   if (s.atomic_hold_ns < 0) return "atomic_hold_ns must not be negative";
+  if (s.kernel_load_us < 0) return "kernel_load_us must not be negative";
   if (s.gdram_write_extra < 0 || s.gdram_segment_bytes < 0)
     return "gdram_write_extra and gdram_segment_bytes must not be negative";
   if (!(s.gdram_efficiency > 0) || s.gdram_efficiency > 1)
@@ -416,6 +422,8 @@ std::vector<Figure> figures_of(int index) {
       {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},
       {"barrier latency", fmt::format("{} cycles", s.barrier_latency_cycles), kEstimate, true},
       {"launch overhead", fmt::format("{} us", s.launch_overhead_us), kEstimate, true},
+      {"a kernel's first launch: loading it (host-observed time)",
+       fmt::format("{} us", s.kernel_load_us), kEstimate, true},
       {"DMA requests in flight per queue", fmt::format("{}", s.dma_requests_in_flight), kEstimate,
        true},
       {"GDRAM write cost beyond a read", fmt::format("{}%", 100 * s.gdram_write_extra), kEstimate,

@@ -456,6 +456,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
                                                       : cnrtErrorInvalidKernelDim);
   }
 
+  load_on_first_launch(*q, name, spec.kernel_load_us);
   std::lock_guard<std::mutex> lock(g_launch_mutex);
   LaunchPlan plan(name, dim, gang, spec, body);
   plan.hazards = hazards;

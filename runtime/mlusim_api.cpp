@@ -153,6 +153,7 @@ cnrtRet_t mlusimSetTiming(const char *mode) {
   log::runtime().error("mlusimSetTiming: {}", problem);
   return cnrtErrorArgsInvalid;
 }
+void mlusimUnloadKernels(void) { unload_kernels(); }
 cnrtRet_t mlusimSetGdramGuard(int on) {
   gdram_set_guard(on != 0);
   return cnrtSuccess;

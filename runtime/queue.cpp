@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_set>
 
 #include "runtime/devices.h"
 #include "runtime/handles.h"
@@ -67,10 +68,25 @@ cnrtQueue::Reports &reports_of_this_thread(cnrtQueue &q) {
   return q.reports[std::this_thread::get_id()];  // caller holds q.reports_mutex
 }
 
-// Where and when a notifier was last placed (queue id 0: never).
-std::pair<uint64_t, double> placement(cnrtNotifier &n) {
+// Where and when a notifier was last placed (queue id 0: never), and the
+// time its queue had waited for the host by then.
+struct Placement {
+  uint64_t queue_id;
+  double time_us, host_wait_us;
+};
+Placement placement(cnrtNotifier &n) {
   std::lock_guard<std::mutex> lock(n.mutex);
-  return {n.queue_id, n.time_us};
+  return {n.queue_id, n.time_us, n.host_wait_us};
+}
+
+// The kernels this process has launched, by name: the host loaded them.
+struct LoadedKernels {
+  std::mutex mutex;
+  std::unordered_set<std::string> names;
+};
+LoadedKernels &loaded_kernels() {
+  static LoadedKernels loaded;
+  return loaded;
 }
 
 cnrtRet_t copy_report(cnrtQueue_t queue, mlusimReport_t *report,
@@ -163,24 +179,26 @@ cnrtRet_t place_notifier(cnrtNotifier_t notifier, cnrtQueue_t queue) {
   std::lock_guard<std::mutex> lock(n->mutex);
   n->queue_id = q->id;
   n->time_us = q->now_us.load();
+  n->host_wait_us = q->host_wait_us.load();
   return cnrtSuccess;
 }
 
-cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, double *us) {
+cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, bool host_observed,
+                               double *us) {
   const std::shared_ptr<cnrtNotifier> s = notifiers().find(start), e = notifiers().find(end);
   if (s == nullptr || e == nullptr) {
     log::runtime().error("notifier {} is not live",
                          static_cast<void *>(s == nullptr ? start : end));
     return cnrtErrorInvalidNotifier;
   }
-  const auto [start_queue, start_us] = placement(*s);
-  const auto [end_queue, end_us] = placement(*e);
-  if (start_queue == 0 || start_queue != end_queue) {
+  const Placement from = placement(*s), to = placement(*e);
+  if (from.queue_id == 0 || from.queue_id != to.queue_id) {
     log::runtime().error("notifiers {} and {} are not both placed on one queue",
                          static_cast<void *>(start), static_cast<void *>(end));
     return cnrtErrorInvalidNotifier;
   }
-  *us = end_us - start_us;
+  *us = to.time_us - from.time_us;
+  if (!host_observed) *us -= to.host_wait_us - from.host_wait_us;
   return cnrtSuccess;
 }
 
@@ -193,12 +211,28 @@ cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier) {
                          n == nullptr ? static_cast<void *>(notifier) : static_cast<void *>(queue));
     return n == nullptr ? cnrtErrorInvalidNotifier : cnrtErrorInvalidQueue;
   }
-  const auto [placed_on, time_us] = placement(*n);
-  if (placed_on == 0) return cnrtSuccess;  // never placed: nothing to wait for
+  const Placement placed = placement(*n);
+  if (placed.queue_id == 0) return cnrtSuccess;  // never placed: nothing to wait for
   double now = q->now_us.load();
-  while (now < time_us && !q->now_us.compare_exchange_weak(now, time_us)) {
+  while (now < placed.time_us && !q->now_us.compare_exchange_weak(now, placed.time_us)) {
   }
   return cnrtSuccess;
+}
+
+void load_on_first_launch(cnrtQueue &queue, const std::string &kernel, double load_us) {
+  LoadedKernels &loaded = loaded_kernels();
+  {
+    std::lock_guard<std::mutex> lock(loaded.mutex);
+    if (!loaded.names.insert(kernel).second) return;
+  }
+  queue.now_us += load_us;
+  queue.host_wait_us += load_us;
+}
+
+void unload_kernels() {
+  LoadedKernels &loaded = loaded_kernels();
+  std::lock_guard<std::mutex> lock(loaded.mutex);
+  loaded.names.clear();
 }
 
 void record_launch(cnrtQueue &queue, const mlusimReport_t &launch) {

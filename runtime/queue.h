@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <unordered_map>
 
@@ -18,6 +19,9 @@
 struct cnrtQueue {
   const uint64_t id;  // never reused, unlike addresses: notifiers compare queues by it
   std::atomic<double> now_us{0};  // simulated device time of everything queued so far
+  // Of now_us, the time the queue stood waiting for the host to load a
+  // kernel's first launch: host-observed intervals hold it, device time not.
+  std::atomic<double> host_wait_us{0};
   // A kernel fault not yet returned by cnrtQueueSync.
   std::atomic<cnrtRet_t> unreported_fault{cnrtSuccess};
 
@@ -35,6 +39,7 @@ struct cnrtNotifier {
   std::mutex mutex;       // placing races with reading from another thread
   uint64_t queue_id = 0;  // 0: never placed
   double time_us = 0;
+  double host_wait_us = 0;  // the queue's host_wait_us when placed
 };
 
 namespace mlusim {
@@ -52,11 +57,20 @@ cnrtRet_t sync_queue(cnrtQueue_t queue);
 cnrtRet_t create_notifier(cnrtNotifier_t *notifier);
 cnrtRet_t destroy_notifier(cnrtNotifier_t notifier);
 cnrtRet_t place_notifier(cnrtNotifier_t notifier, cnrtQueue_t queue);
-// Simulated device time from `start` to `end`, both placed on one queue.
-cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, double *us);
+// Simulated time from `start` to `end`, both placed on one queue: as the host
+// observes it (cnrtNotifierElapsedTime), or the device's time alone, without
+// the waits for the host (cnrtNotifierDuration).
+cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, bool host_observed,
+                               double *us);
 // Work queued on `queue` from now on starts no earlier than `notifier`'s
 // place: the queue's clock moves up to the notifier's time.
 cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier);
+
+// A launch of `kernel` on `queue` is about to run: if it is the kernel's first
+// in this process, the queue waits `load_us` for the host to load it.
+void load_on_first_launch(cnrtQueue &queue, const std::string &kernel, double load_us);
+// Every kernel loads again at its next launch (mlusimUnloadKernels).
+void unload_kernels();
 
 // Adds a finished launch to its queue (and to this thread's operator call in
 // progress on that queue).

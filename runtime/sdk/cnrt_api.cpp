@@ -133,15 +133,17 @@ cnrtRet_t device_attribute(cnrtDeviceAttr_t attr, int *value) {
   return cnrtErrorArgsInvalid;
 }
 
-// The simulated time from `start` to `end` in units of `us_per_unit` microseconds.
+// The simulated time from `start` to `end` in units of `us_per_unit`
+// microseconds, as the host observes it or the device's alone.
 cnrtRet_t notifier_interval(cnrtNotifier_t start, cnrtNotifier_t end, float *out,
-                            double us_per_unit, const char *api) {
+                            double us_per_unit, bool host_observed, const char *api) {
   if (out == nullptr) {
     log::runtime().error("{}: null output pointer", api);
     return cnrtErrorArgsInvalid;
   }
   double us = 0;
-  if (cnrtRet_t ret = notifier_interval_us(start, end, &us); ret != cnrtSuccess) return ret;
+  if (cnrtRet_t ret = notifier_interval_us(start, end, host_observed, &us); ret != cnrtSuccess)
+    return ret;
   *out = static_cast<float>(us / us_per_unit);
   return cnrtSuccess;
 }
@@ -293,11 +295,11 @@ cnrtRet_t cnrtPlaceNotifier(cnrtNotifier_t notifier, cnrtQueue_t queue) {
 }
 
 cnrtRet_t cnrtNotifierDuration(cnrtNotifier_t start, cnrtNotifier_t end, float *us) {
-  return note_error(notifier_interval(start, end, us, 1, "cnrtNotifierDuration"));
+  return note_error(notifier_interval(start, end, us, 1, false, "cnrtNotifierDuration"));
 }
 
 cnrtRet_t cnrtNotifierElapsedTime(cnrtNotifier_t start, cnrtNotifier_t end, float *ms) {
-  return note_error(notifier_interval(start, end, ms, 1000, "cnrtNotifierElapsedTime"));
+  return note_error(notifier_interval(start, end, ms, 1000, true, "cnrtNotifierElapsedTime"));
 }
 
 cnrtRet_t cnrtInvokeKernel(const void *kernel, cnrtDim3_t dim, cnrtFunctionType_t type,
