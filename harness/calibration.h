@@ -79,5 +79,12 @@ double median_abs(std::vector<double> errors);
 // GDRAM pointers and over NRAM arrays (k is 128 or 256), in ms.
 double lab_gdram_matmul_ms(int k);
 double lab_nram_matmul_ms(int k);
+// The lab's matrix-unit programs (03, 04, 05) as one of its two published
+// copies ran them: the course's (on the MLU370-X8 and X4) or the M8 run's,
+// whose sizes and copies differ (docs/cost_model.md); in ms.
+enum class LabCopy { kCourse, kM8 };
+double lab_matrix_unit_ms(LabCopy copy);
+double lab_matrix_blocks_ms(LabCopy copy);
+double lab_matrix_pipelined_ms(LabCopy copy);
 
 }  // namespace mlusim::calibration

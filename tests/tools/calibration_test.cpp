@@ -41,6 +41,11 @@ TEST(Calibration, ThePublishedCasesAreThereOnTheirBoards) {
   EXPECT_EQ(masked.in_tree, "masked_im2col_forward/test_case/case_1.prototxt");
   EXPECT_EQ(named("abs case_0 (10,000 floats: the launch floor)", "MLU590-H8").in_tree,
             "abs/test_case/case_0.prototxt");
+  EXPECT_FALSE(named("lab 5.2 03_vector_nram 128x256x128", "MLU370-X8").held_out());
+  EXPECT_TRUE(named("lab 5.2 03_vector_nram 128x256x256", "MLU370-M8").held_out());
+  EXPECT_EQ(named("lab 5.2 04_vector_nram_blocks 524288x256x128", "MLU370-X4").published_low, 3.703);
+  EXPECT_EQ(named("lab 5.2 05_vector_nram_blocks_pipe3 8192x512x512", "MLU370-M8").published_low,
+            0.444);
   for (const Case &c : cases()) {
     EXPECT_FALSE(c.citation.empty()) << c.name;
     EXPECT_EQ(c.kind == Kind::kProgram, static_cast<bool>(c.program)) << c.name;
@@ -99,6 +104,17 @@ TEST(Calibration, AProgramRunsOnItsBoardAndLeavesTheDeviceAsItWas) {
   ASSERT_EQ(mlusimGetDeviceSpec(&after), cnrtSuccess);
   EXPECT_STREQ(after.name, before.name);
   EXPECT_EQ(after.clock_ghz, before.clock_ghz);
+}
+
+// The lab printed one launch's host-observed time in a fresh process: every
+// run of the case is its kernel's first launch, loading included.
+TEST(Calibration, EveryRunOfALabProgramIsItsKernelsFirstLaunch) {
+  const Case &lab = named("lab 5.2 03_vector_nram 128x256x128", "MLU370-X8");
+  double load_us = 0;
+  ASSERT_EQ(mlusimGetConstant("kernel_load_us", &load_us), cnrtSuccess);
+  const double first = mlusim::calibration::run_program(lab);
+  EXPECT_GT(first, load_us / 1000);
+  EXPECT_EQ(mlusim::calibration::run_program(lab), first);
 }
 
 }  // namespace
