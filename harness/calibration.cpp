@@ -13,13 +13,20 @@ namespace {
 
 constexpr const char *kPr242 =
     "mlu-ops PR #242, gtest table on MLU270 (features [B,C,M], indices and weights [B,N,3])";
-// What the MLU270 cases need: the kernel PR #242 timed. Later ones (v1.5.2's)
-// compare integer indices with __bang_not, which MLU200 cores lack (the guide:
-// MLU300 and later), so they do not build for mtp_270; PR #242's converts the
-// indices to float first.
+// What the MLU270 cases need: the operator PR #242 timed, its host policy and
+// its kernel. Later kernels (v1.5.2's) compare integer indices with
+// __bang_not, which MLU200 cores lack (the guide: MLU300 and later), so they
+// do not build for mtp_270; PR #242's converts the indices to float first.
+// mlusim-mluops builds mlu-ops v1.5.2 to v1.11.1 only, so the build is
+// v1.5.2's tree with PR #242's policy function, kernel and the two conversion
+// helpers it added to kernels/utils/common.h in place of v1.5.2's forward
+// (docs/cost_model.md, "Where the sources stand"). Any mtp_270 build holding
+// three_interpolate_forward is such a graft; without one the cases are
+// skipped with this note.
 constexpr const char *kPr242Kernel =
-    "an mlu-ops build for mtp_270 of PR #242's kernel (commit 90e36bb9): v1.5.2's compares "
-    "integers with __bang_not, which MLU200 lacks";
+    "an mlu-ops build for mtp_270 of PR #242's three_interpolate_forward (commit 90e36bb9: its "
+    "host policy and kernel grafted into v1.5.2's tree): v1.5.2's own kernel compares integers "
+    "with __bang_not, which MLU200 lacks";
 constexpr const char *kPr659 =
     "mlu-ops PR #659, gtest table: the 11-us row, the in-tree case_1 (workspace 64768 B); its "
     "IO efficiency is the case's bytes at 11 us on 2764.8 GB/s, an MLU590-M9's";

@@ -31,8 +31,9 @@ struct Case {
   std::string arch;       // kMluOps: the architecture its build must be for
   std::string in_tree;    // kMluOps: an in-tree case file (under the build's test zoo), or
   std::string prototxt;   // the case written from the published shapes
-  std::string needs;      // kMluOps: the build it needs, when no mlusim-mluops build of the
-                          // architecture will do ("" when any will)
+  std::string needs;      // kMluOps: the build it needs, when mlu-ops' own sources of the
+                          // architecture will not do ("" when they will): the note of the
+                          // skipped case when no build of its architecture holds its operator
   // Read by no fit: it checks the constants the fitted cases set.
   bool held_out() const { return fits.empty(); }
 };
