@@ -216,6 +216,12 @@ cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier) {
   double now = q->now_us.load();
   while (now < placed.time_us && !q->now_us.compare_exchange_weak(now, placed.time_us)) {
   }
+  if (now >= placed.time_us) return cnrtSuccess;  // no wait
+  // The queue stood still as long as the other: as long for the host too.
+  double host_wait = q->host_wait_us.load();
+  while (host_wait < placed.host_wait_us &&
+         !q->host_wait_us.compare_exchange_weak(host_wait, placed.host_wait_us)) {
+  }
   return cnrtSuccess;
 }
 

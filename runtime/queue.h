@@ -63,7 +63,9 @@ cnrtRet_t place_notifier(cnrtNotifier_t notifier, cnrtQueue_t queue);
 cnrtRet_t notifier_interval_us(cnrtNotifier_t start, cnrtNotifier_t end, bool host_observed,
                                double *us);
 // Work queued on `queue` from now on starts no earlier than `notifier`'s
-// place: the queue's clock moves up to the notifier's time.
+// place: the queue's clock moves up to the notifier's time, and its time
+// waited for the host up to the notifier queue's (device time on both
+// queues agrees).
 cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier);
 
 // A launch of `kernel` on `queue` is about to run: if it is the kernel's first
