@@ -145,24 +145,30 @@ std::vector<Case> all_cases() {
   // (the course's reads past the end of `left`, the M8 run's reads SRAM an
   // async copy still writes): their boards timed programs that read data
   // the launch does not define.
-  lab("03_vector_nram 128x256x128", "MLU370-X8", 0.050, kLabX, kKernelLoad,
-      [] { return lab_matrix_unit_ms(LabCopy::kCourse); });
-  lab("03_vector_nram 128x256x128", "MLU370-X4", 0.071, kLabX, kHeldOut,
-      [] { return lab_matrix_unit_ms(LabCopy::kCourse); });
-  lab("03_vector_nram 128x256x256", "MLU370-M8", 0.061, kLabM8, kHeldOut,
-      [] { return lab_matrix_unit_ms(LabCopy::kM8); });
-  lab("04_vector_nram_blocks 524288x256x128", "MLU370-X8", 4.563, kLabX, kHeldOut,
-      [] { return lab_matrix_blocks_ms(LabCopy::kCourse); });
-  lab("04_vector_nram_blocks 524288x256x128", "MLU370-X4", 3.703, kLabX, kHeldOut,
-      [] { return lab_matrix_blocks_ms(LabCopy::kCourse); });
-  lab("04_vector_nram_blocks 8192x512x512", "MLU370-M8", 0.453, kLabM8, kHeldOut,
-      [] { return lab_matrix_blocks_ms(LabCopy::kM8); });
-  lab("05_vector_nram_blocks_pipe3 524288x256x128", "MLU370-X8", 3.824, kLabX, kHeldOut,
-      [] { return lab_matrix_pipelined_ms(LabCopy::kCourse); });
-  lab("05_vector_nram_blocks_pipe3 524288x256x128", "MLU370-X4", 3.180, kLabX, kHeldOut,
-      [] { return lab_matrix_pipelined_ms(LabCopy::kCourse); });
-  lab("05_vector_nram_blocks_pipe3 8192x512x512", "MLU370-M8", 0.444, kLabM8, kHeldOut,
-      [] { return lab_matrix_pipelined_ms(LabCopy::kM8); });
+  const auto matrix_lab = [&](const char *name, const char *board, double ms,
+                              const char *citation, const char *fits,
+                              double (*run)(LabCopy), LabCopy copy) {
+    lab(name, board, ms, citation, fits, [run, copy] { return run(copy); });
+  };
+  const LabCopy course = LabCopy::kCourse, m8 = LabCopy::kM8;
+  matrix_lab("03_vector_nram 128x256x128", "MLU370-X8", 0.050, kLabX, kKernelLoad,
+             lab_matrix_unit_ms, course);
+  matrix_lab("03_vector_nram 128x256x128", "MLU370-X4", 0.071, kLabX, kHeldOut,
+             lab_matrix_unit_ms, course);
+  matrix_lab("03_vector_nram 128x256x256", "MLU370-M8", 0.061, kLabM8, kHeldOut,
+             lab_matrix_unit_ms, m8);
+  matrix_lab("04_vector_nram_blocks 524288x256x128", "MLU370-X8", 4.563, kLabX, kHeldOut,
+             lab_matrix_blocks_ms, course);
+  matrix_lab("04_vector_nram_blocks 524288x256x128", "MLU370-X4", 3.703, kLabX, kHeldOut,
+             lab_matrix_blocks_ms, course);
+  matrix_lab("04_vector_nram_blocks 8192x512x512", "MLU370-M8", 0.453, kLabM8, kHeldOut,
+             lab_matrix_blocks_ms, m8);
+  matrix_lab("05_vector_nram_blocks_pipe3 524288x256x128", "MLU370-X8", 3.824, kLabX, kHeldOut,
+             lab_matrix_pipelined_ms, course);
+  matrix_lab("05_vector_nram_blocks_pipe3 524288x256x128", "MLU370-X4", 3.180, kLabX, kHeldOut,
+             lab_matrix_pipelined_ms, course);
+  matrix_lab("05_vector_nram_blocks_pipe3 8192x512x512", "MLU370-M8", 0.444, kLabM8, kHeldOut,
+             lab_matrix_pipelined_ms, m8);
   return v;
 }
 
