@@ -139,7 +139,12 @@ class Arena {
 Arena g_arena;
 
 void Arena::map(const DeviceSpec &s) {
-  if (map_ != nullptr) munmap(map_, map_bytes_);
+  if (map_ != nullptr) {
+    // Unmapped addresses come back from later mmaps (GDRAM allocations): the
+    // gaps declarations poisoned must not read as poisoned there.
+    for (const auto &bp : blocks_) asan::unpoison(bp->base, bp->open);
+    munmap(map_, map_bytes_);
+  }
   blocks_.clear();
   touched_.clear();
   spec_ = s;
