@@ -79,6 +79,14 @@ Placement placement(cnrtNotifier &n) {
   return {n.queue_id, n.time_us, n.host_wait_us};
 }
 
+// Moves `clock` up to `to` unless it is there already; true if it moved.
+bool raise_to(std::atomic<double> &clock, double to) {
+  double now = clock.load();
+  while (now < to && !clock.compare_exchange_weak(now, to)) {
+  }
+  return now < to;
+}
+
 // The kernels this process has launched, by name: the host loaded them.
 struct LoadedKernels {
   std::mutex mutex;
@@ -213,15 +221,9 @@ cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier) {
   }
   const Placement placed = placement(*n);
   if (placed.queue_id == 0) return cnrtSuccess;  // never placed: nothing to wait for
-  double now = q->now_us.load();
-  while (now < placed.time_us && !q->now_us.compare_exchange_weak(now, placed.time_us)) {
-  }
-  if (now >= placed.time_us) return cnrtSuccess;  // no wait
-  // The queue stood still as long as the other: as long for the host too.
-  double host_wait = q->host_wait_us.load();
-  while (host_wait < placed.host_wait_us &&
-         !q->host_wait_us.compare_exchange_weak(host_wait, placed.host_wait_us)) {
-  }
+  // A queue that stood still as long as the other did stood still as long
+  // for the host too.
+  if (raise_to(q->now_us, placed.time_us)) raise_to(q->host_wait_us, placed.host_wait_us);
   return cnrtSuccess;
 }
 
