@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <unordered_set>
+#include <set>
+#include <string>
 
 #include "runtime/devices.h"
 #include "runtime/handles.h"
@@ -88,9 +89,10 @@ bool raise_to(std::atomic<double> &clock, double to) {
 }
 
 // The kernels this process has launched, by name: the host loaded them.
+// Looked up by the launch's name as it is, with no copy (std::less<>).
 struct LoadedKernels {
   std::mutex mutex;
-  std::unordered_set<std::string> names;
+  std::set<std::string, std::less<>> names;
 };
 LoadedKernels &loaded_kernels() {
   static LoadedKernels loaded;
@@ -227,11 +229,12 @@ cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier) {
   return cnrtSuccess;
 }
 
-void load_on_first_launch(cnrtQueue &queue, const std::string &kernel, double load_us) {
+void load_on_first_launch(cnrtQueue &queue, std::string_view kernel, double load_us) {
   LoadedKernels &loaded = loaded_kernels();
   {
     std::lock_guard<std::mutex> lock(loaded.mutex);
-    if (!loaded.names.insert(kernel).second) return;
+    if (loaded.names.find(kernel) != loaded.names.end()) return;
+    loaded.names.emplace(kernel);
   }
   queue.now_us += load_us;
   queue.host_wait_us += load_us;

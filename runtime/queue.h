@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 
@@ -70,7 +70,7 @@ cnrtRet_t queue_wait_notifier(cnrtQueue_t queue, cnrtNotifier_t notifier);
 
 // A launch of `kernel` on `queue` is about to run: if it is the kernel's first
 // in this process, the queue waits `load_us` for the host to load it.
-void load_on_first_launch(cnrtQueue &queue, const std::string &kernel, double load_us);
+void load_on_first_launch(cnrtQueue &queue, std::string_view kernel, double load_us);
 // Every kernel loads again at its next launch (mlusimUnloadKernels).
 void unload_kernels();
 
