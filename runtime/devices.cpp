@@ -472,10 +472,7 @@ std::optional<double> constant_of(const DeviceSpec &spec, std::string_view name)
 }
 
 std::string set_constants(DeviceSpec &spec, std::string_view assignments) {
-  while (!assignments.empty()) {
-    const size_t comma = assignments.find(',');
-    const std::string_view one = assignments.substr(0, comma);
-    assignments = comma == std::string_view::npos ? "" : assignments.substr(comma + 1);
+  for (const std::string_view one : comma_items(assignments)) {
     const size_t eq = one.find('=');
     double value = 0;
     const char *end = one.data() + one.size();

@@ -33,15 +33,12 @@ bool valid_levels(std::string_view text) {
       if (l == k) return true;
     return false;
   };
-  while (!text.empty()) {
-    const size_t comma = std::min(text.find(','), text.size());
-    const std::string_view item = text.substr(0, comma);
+  for (const std::string_view item : comma_items(text)) {
     const size_t eq = item.find('=');
     const std::string_view name = eq == std::string_view::npos ? "" : item.substr(0, eq);
     if (!is_level(eq == std::string_view::npos ? item : item.substr(eq + 1))) return false;
     if (!name.empty() && name != "runtime" && name != "kernel" && name != "trace" && name != "op")
       return false;
-    text.remove_prefix(std::min(comma + 1, text.size()));
   }
   return true;
 }

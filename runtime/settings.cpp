@@ -14,6 +14,17 @@
 extern char **environ;
 
 namespace mlusim {
+
+std::vector<std::string_view> comma_items(std::string_view text) {
+  std::vector<std::string_view> items;
+  while (!text.empty()) {
+    const size_t comma = std::min(text.find(','), text.size());
+    items.push_back(text.substr(0, comma));
+    text.remove_prefix(std::min(comma + 1, text.size()));
+  }
+  return items;
+}
+
 namespace {
 
 // Every MLUSIM_* environment variable anything of mlusim reads (docs/host_api.md

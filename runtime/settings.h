@@ -8,6 +8,7 @@
 #include <atomic>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mlusim {
@@ -22,6 +23,10 @@ void setting_valid(const char *name);
 // valid value; else what is wrong, one sentence a problem. Every launch fails
 // with it until it is mended.
 std::string settings_problems();
+
+// The items of a comma-separated setting ("a,b=1"), in order; a trailing
+// comma adds none, two commas in a row an empty one.
+std::vector<std::string_view> comma_items(std::string_view text);
 
 // A setting whose values are names (MLUSIM_HAZARDS, MLUSIM_TIMING): read from
 // the environment at every launch unless a mlusimSet* call chose one. `names`

@@ -69,12 +69,8 @@ struct State {
 
 bool parse_filter(const char *text, Filter *out) {
   Filter f;
-  std::string s = text != nullptr ? text : "";
-  size_t pos = 0;
-  while (pos < s.size()) {
-    size_t comma = s.find(',', pos);
-    std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    pos = comma == std::string::npos ? s.size() : comma + 1;
+  for (const std::string_view part : comma_items(text != nullptr ? text : "")) {
+    const std::string item(part);
     size_t eq = item.find('=');
     if (eq == std::string::npos) return false;
     std::string key = item.substr(0, eq), value = item.substr(eq + 1);
