@@ -1,8 +1,9 @@
 # Runs PROGRAM with MLUSIM_TRACE_JSON=OUT, as a user asks for a trace without
 # touching the code: the program exits cleanly, says what it wrote, and OUT
-# holds the launch's events.
+# holds the launch's events. The log level is the default one whatever the
+# caller's environment says (CI runs its sanitizer jobs with MLUSIM_LOG=off).
 file(REMOVE ${OUT})
-execute_process(COMMAND ${CMAKE_COMMAND} -E env MLUSIM_TRACE_JSON=${OUT} ${PROGRAM}
+execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=MLUSIM_LOG MLUSIM_TRACE_JSON=${OUT} ${PROGRAM}
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${PROGRAM} exited with ${rc}: ${err}")
