@@ -472,7 +472,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   const std::string fault = compared.empty()
                                 ? run_tasks(plan, schedule, races, lease, cores, &timer)
                                 : run_compared(plan, compared, races, lease, cores, &timer);
-  bang::flush_unfinished_lines();
+  bang::flush_unfinished_lines(cores.size());
   if (!fault.empty()) {
     set_last_error_message(fault);
     log::kernel().error(fault);

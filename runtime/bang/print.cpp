@@ -24,10 +24,10 @@ void write_line(const std::string &line) {
 
 }  // namespace
 
-void flush_unfinished_lines() {
-  for (std::string &line : g_lines) {
-    if (!line.empty()) write_line(line);
-    line.clear();
+void flush_unfinished_lines(size_t cores) {
+  for (size_t i = 0; i < std::min(cores, g_lines.size()); ++i) {
+    if (!g_lines[i].empty()) write_line(g_lines[i]);
+    g_lines[i].clear();
   }
 }
 
