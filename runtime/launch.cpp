@@ -263,7 +263,7 @@ struct LaunchPlan {
   cnrtDim3_t dim;
   int gang;
   HazardMode hazards = HazardMode::kWarn;
-  int replays = 1;  // of the timing model: 0 (MLUSIM_TIMING=off), 1 or 3 (with error bars)
+  int replays = 1;  // of the timing model: 0 (MLUSIM_TIMING=off), 1, or 5 (with error bars)
   const DeviceSpec &spec;
   const std::function<void()> &body;
   size_t tasks;

@@ -1,6 +1,6 @@
 // The device time of one launch: a replay of its cores' steps at the model's
-// prices, and under MLUSIM_TIMING=bars two more at both ends of the error bar
-// (docs/cost_model.md, runtime/timing/timing_mode.h). A
+// prices, and under MLUSIM_TIMING=bars four more, at both ends of the error
+// bar under both tie orders (docs/cost_model.md, runtime/timing/timing_mode.h). A
 // long launch's replays place the steps at the scheduler's checkpoints while
 // the cores run, and the steps placed are given back to the cores' logs
 // (runtime/scheduler.h); what is left is placed when the launch ends.
@@ -26,7 +26,9 @@ LaunchTiming untimed(const DeviceSpec &spec, size_t cores);
 
 class LaunchTimer {
  public:
-  static constexpr int kMaxReplays = 3;  // the prices as fitted, the low end, the high end
+  // The prices as fitted; the low end and the high end, ties to the lower
+  // core; the same, ties to the higher.
+  static constexpr int kMaxReplays = 5;
 
   // `replays`: 1 (the prices as fitted) or kMaxReplays (with the error bar).
   LaunchTimer(std::vector<CoreSteps> cores, const DeviceSpec &spec, int replays);
@@ -36,8 +38,8 @@ class LaunchTimer {
   // At a checkpoint, before the replays: whether core i records no more steps.
   void set_complete(size_t core, bool complete) { complete_[core] = complete; }
   // At a checkpoint: replay r places what the steps recorded so far allow, a
-  // slice at a time: false if there is more to place (two host threads take
-  // turns at three replays). The replays may run side by side.
+  // slice at a time: false if there is more to place (the host threads take
+  // turns at the replays). The replays may run side by side.
   bool place(int r);
   int replays() const { return static_cast<int>(replays_.size()); }
   // The first step of core i any replay may still read.

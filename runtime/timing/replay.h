@@ -38,6 +38,10 @@ struct Prices {
   double gdram_write_extra = 0;
   double gdram_segment_bytes = 0;
   double scalar_scale = 1;  // the steps' scalar cycles are at the fitted prices
+  // Which core goes first at a tie (two atomics reaching one block at one
+  // cycle): the lower-numbered, or with this the higher. The board's
+  // arbitration is not documented; the error bar takes both.
+  bool higher_core_first = false;
 };
 
 // One instruction (or stretch of waiting) of a traced core, in cycles.

@@ -1,6 +1,7 @@
 #include "runtime/timing/timing_mode.h"
 
 #include "runtime/settings.h"
+#include "runtime/timing/launch_timing.h"
 
 namespace mlusim::timing {
 namespace {
@@ -16,7 +17,7 @@ TimingMode timing_mode() { return static_cast<TimingMode>(g_timing.current()); }
 std::string set_timing_mode(const char *name) { return g_timing.choose(name); }
 
 int replays_of(TimingMode mode) {
-  return mode == TimingMode::kBars ? 3 : mode == TimingMode::kOn ? 1 : 0;
+  return mode == TimingMode::kBars ? LaunchTimer::kMaxReplays : mode == TimingMode::kOn ? 1 : 0;
 }
 
 }  // namespace mlusim::timing

@@ -1,6 +1,6 @@
 // MLUSIM_TIMING: whether a launch is timed, and with what. "on" (the default)
 // replays the launch's steps once at the model's prices; "bars" replays them
-// three times, the second and third at both ends of the error bar
+// four times more, at both ends of the error bar under both tie orders
 // (docs/cost_model.md); "off" replays nothing (the functional mode: outputs,
 // faults, races, hazards and the watchdog as under "on", and a device time of
 // the launch overhead alone). mlusimSetTiming overrides the environment.

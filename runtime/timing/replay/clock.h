@@ -39,29 +39,31 @@ inline bool Model::advance() {
   return true;
 }
 
-inline void Model::schedule(int core) { ready_.push({std::max(cores_[core].now, now_), core}); }
+inline void Model::schedule(int core) {
+  ready_.push({std::max(cores_[core].now, now_), rank(core), core});
+}
 
-// Every stream starts at 0: in the order of the cores, a heap already
-// (pushed one by one, a launch of many cores would grow the queue's
-// storage step by step).
+// Every stream starts at 0, in the order of their ranks (the queue makes a
+// heap of them at once: pushed one by one, a launch of many cores would
+// grow its storage step by step).
 inline void Model::schedule_all() {
   std::vector<Turn> start;
   start.reserve(cores_.size());
-  for (size_t i = 0; i < cores_.size(); ++i) start.push_back(Turn{0.0, static_cast<int>(i)});
+  for (int i = 0; i < static_cast<int>(cores_.size()); ++i) start.push_back(Turn{0.0, rank(i), i});
   ready_ = ReadyQueue(std::greater<>{}, std::move(start));
 }
 
 // Whether something could still come before an atomic the core issues at
 // t: a transfer beginning or ending by then (it may free a core), a stream
-// running earlier, or one running at t on a lower-numbered core. So atomics
-// to one block at one cycle go in the order of their cores, whatever order
-// the replay reached them in.
+// running earlier, or one running at t on a core of lower rank. So atomics
+// to one block at one cycle go in the order of their cores' ranks, whatever
+// order the replay reached them in.
 inline bool Model::others_first(int core, double t) {
   if (bandwidth_.next_done(now_) <= t || bandwidth_.next_begin() <= t) return true;
   if (sram_.next_done(now_) <= t || sram_.next_begin() <= t) return true;
   if (ready_.empty()) return false;
   const Turn &next = ready_.top();
-  return next.time < t || (next.time == t && next.core < core);
+  return next.time < t || (next.time == t && next.rank < rank(core));
 }
 
 // The transfers that moved their last byte now end their requests; true if any did.

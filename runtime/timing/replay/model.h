@@ -27,12 +27,14 @@ namespace mlusim::timing {
 namespace {
 
 // A core's stream runs next at `time`; of two at the same time, the lower
-// core first. (The order a pair would give, without its three-way
-// comparison: the ready queue compares at every turn.)
+// rank first (Model::rank: the lower or the higher core, Prices). (The order
+// a pair would give, without its three-way comparison: the ready queue
+// compares at every turn.)
 struct Turn {
   double time;
+  int rank;
   int core;
-  bool operator>(const Turn &o) const { return time != o.time ? time > o.time : core > o.core; }
+  bool operator>(const Turn &o) const { return time != o.time ? time > o.time : rank > o.rank; }
 };
 
 // A core at a barrier, with its own barrier step: at the release each core's
@@ -80,6 +82,7 @@ class Model {
   void schedule(int core);
   void schedule_all();
   bool others_first(int core, double t);
+  int rank(int core) const { return prices_.higher_core_first ? -core : core; }
   bool complete_transfers();
   bool complete_transfers(Bandwidth &transfers);
   void mark_dirty(int core);
