@@ -29,6 +29,9 @@ struct Prices {
   double barrier_latency = 0;
   double atomic_hold = 0;  // an atomic holds each 64-byte block it covers this long
   double issue_cycles = 1;
+  // Synchronous instructions one pipe holds before the stream stalls (an
+  // estimate; the run's hazard window keeps kPipeQueueDepth whatever it is).
+  uint32_t pipe_queue_depth = kPipeQueueDepth;
   // The DMA queues' rules (guide 5.3.3): requests one queue has under way at
   // once (their latencies overlap, their bytes move one request after
   // another); the bandwidth a written GDRAM byte takes beyond a read one; what

@@ -18,8 +18,6 @@
 namespace mlusim::timing {
 namespace {
 
-constexpr uint32_t kQueueDepth = kPipeQueueDepth;
-
 bool is_instruction(StepKind k) {
   return k == StepKind::kVector || k == StepKind::kTensor || k == StepKind::kOnchipCopy ||
          k == StepKind::kGdramCopy || k == StepKind::kAtomic;
@@ -210,7 +208,7 @@ inline void Model::issue(int core, Core &k, const Step &s) {
 inline bool Model::has_room(Core &k, const Step &s) {
   const PipeRing &own = k.pipe[s.pipe];
   const uint64_t oldest = oldest_running_sync(k, s.pipe);
-  if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < kQueueDepth)
+  if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < prices_.pipe_queue_depth)
     return true;
   const double end = own.at(oldest).end;
   if (end == kUnknown) {
