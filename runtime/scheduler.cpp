@@ -7,6 +7,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/memory_fault.h"
 #include "runtime/race_check.h"

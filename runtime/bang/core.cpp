@@ -1,10 +1,12 @@
-// The simulated core's contract (include/mlusim/bang/detail/core.h): names of
-// pipes and spaces, the calling thread's core, fault messages, and the tensor
-// pipe's issue (the pipe hazards' checks are in hazards.cpp).
+// The simulated core's cold half (include/mlusim/bang/detail/core.h): names of
+// pipes and spaces, the calling thread's core, fault messages; and the tensor
+// pipe's issue (include/mlusim/bang/detail/issue.h). The pipe hazards' checks
+// are in hazards.cpp.
 #include <algorithm>
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/issue.h"
 #include "runtime/logging.h"
 #include "runtime/memory_core.h"
 #include "runtime/onchip_layout.h"

@@ -8,6 +8,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/memory_forms.h"

@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 

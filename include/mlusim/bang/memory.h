@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/issue.h"
 
 typedef enum {
   GDRAM2NRAM = MLUSIM_GDRAM2NRAM,

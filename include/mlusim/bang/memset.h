@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/memory.h"
 #include "mlusim/bang/vector.h"
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/shaped.h"
 #include "mlusim/bang/vector.h"
 

@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #include "mlusim/bang/bfloat16.h"
-#include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/unaligned.h"
 
 typedef _Float16 half;

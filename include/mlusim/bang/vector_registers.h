@@ -14,6 +14,7 @@
 #include <string>
 #include <type_traits>
 
+#include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/target.h"
 #include "mlusim/bang/vector.h"
 

@@ -26,7 +26,7 @@
 #include <memory>
 #include <type_traits>
 
-#include "mlusim/bang/detail/core.h"
+#include "mlusim/bang/detail/issue.h"
 
 namespace mlusim::detail {
 
