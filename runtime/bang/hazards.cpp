@@ -5,6 +5,7 @@
 // resolution with a report, and the resolution alone.
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -232,20 +233,54 @@ void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e
   nearest->seq = e.seq, nearest->op = e.op, nearest->where = e.where;
 }
 
+// Entry e goes where its kind's ranges of the last retired entry went, if
+// each of its ranges lies inside that older range (their names become its
+// own); false, and no change, otherwise. A loop retires the same ranges over
+// and over: they find their range here with no search.
+bool into_last_older(ComputeWindow &w, const ComputeWindow::Entry &e) {
+  const std::array<Touched, 3> touched = touched_by(e.access);
+  for (int k = 0; k < 3; ++k) {
+    const Touched &t = touched[k];
+    if (t.lo == t.hi) continue;
+    if (w.last_older[k] >= w.older_count) return false;
+    const ComputeWindow::Older &o = w.older[w.last_older[k]];
+    if (o.writes != t.writes || t.lo < o.lo || t.hi > o.hi) return false;
+  }
+  for (int k = 0; k < 3; ++k) {
+    if (touched[k].lo == touched[k].hi) continue;
+    ComputeWindow::Older &o = w.older[w.last_older[k]];
+    o.seq = e.seq, o.op = e.op, o.where = e.where;
+  }
+  return true;
+}
+
+// Six words, no padding: compared as bytes (a few vector compares).
+bool same_ranges(const Access &a, const Access &b) {
+  static_assert(sizeof(Access) == 6 * sizeof(uintptr_t));
+  return std::memcmp(&a, &b, sizeof(Access)) == 0;
+}
+
 }  // namespace
 
-void retire_to_older(ComputeWindow &w) {
-  const ComputeWindow::Entry &e = w.entries[w.pushed % kPipeQueueDepth];
-  const std::array<Touched, 3> touched = touched_by(e.access);
-  for (int k = 0; k < 3; ++k) add_older(w, touched[k], e, k);
-  w.fenced = w.pushed - kPipeQueueDepth + 1;
+void settle_window(ComputeWindow &w) {
+  const uint32_t live = w.pushed > kPipeQueueDepth ? w.pushed - kPipeQueueDepth : 0;
+  for (; w.fenced < live; ++w.fenced) {
+    const ComputeWindow::Entry &e = w.at(w.fenced);
+    // The next one retires too and touches the same bytes: it goes where this
+    // one would and names them (the ranges come out as if both went in).
+    if (w.fenced + 1 < live && same_ranges(e.access, w.at(w.fenced + 1).access)) continue;
+    if (into_last_older(w, e)) continue;
+    const std::array<Touched, 3> touched = touched_by(e.access);
+    for (int k = 0; k < 3; ++k) add_older(w, touched[k], e, k);
+  }
 }
 
 void compute_waited_for(CoreContext &c, const Access &a) {
   for (ComputeWindow &w : c.compute) {
+    settle_window(w);
     bool ended = false;
     for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
-      if (!depends_on(a, w.entries[j % kPipeQueueDepth].access)) continue;
+      if (!depends_on(a, w.at(j).access)) continue;
       w.fenced = j + 1;  // and so has every instruction before it on its pipe
       w.older_count = 0;
       ended = true;
@@ -306,9 +341,10 @@ bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
                 "__sync(), or a barrier) before the copy");
   };
   for (Pipe pipe : {kVectorPipe, kTensorPipe}) {
-    const ComputeWindow &w = c.compute[pipe - kVectorPipe];
+    ComputeWindow &w = c.compute[pipe - kVectorPipe];
+    settle_window(w);
     for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
-      const ComputeWindow::Entry &e = w.entries[j % kPipeQueueDepth];
+      const ComputeWindow::Entry &e = w.at(j);
       Meeting m;
       if (!meets(e.access, dst, src, &m)) continue;
       waits |= check(kind_against_compute(m, nram_copy), m, e.op, e.seq, e.where, pipe);

@@ -124,6 +124,10 @@ struct PendingCopy {
 // kPipeQueueDepth can still run (the stream stalls on one more): they are
 // kept one by one. Older ones have ended on the board, but the guide's rule
 // still asks for a fence: the bytes they read and wrote are kept by range.
+// An instruction is only written down as it issues; those more than a queue
+// back go into the older ranges when something reads the window
+// (detail::settle_window) or the ring is full, in the order they issued,
+// so a fence that comes first spares the work.
 struct ComputeWindow {
   struct Entry {
     Access access;      // what it reads and writes
@@ -140,12 +144,14 @@ struct ComputeWindow {
     const char *op, *where;
   };
   static constexpr uint32_t kOlderRanges = 32;
+  // Instructions written down before the oldest must go into the older ranges.
+  static constexpr uint32_t kRing = 2 * kPipeQueueDepth;
   // Only those from `fenced` to `pushed` are ever read: left unwritten at
   // construction, which a launch does for every core (a union holds them so
-  // that Access's zero initialisers do not run: 2.3 KB a core).
+  // that Access's zero initialisers do not run: 2.3 KB a ring).
   ComputeWindow() {}
   union {
-    Entry entries[kPipeQueueDepth];
+    Entry entries[kRing];
   };
   Older older[kOlderRanges];
   uint32_t older_count = 0;
@@ -154,35 +160,16 @@ struct ComputeWindow {
   // over and over: they find their range here with no search.
   uint8_t last_older[3] = {};
   uint32_t pushed = 0;  // instructions recorded on the pipe
-  uint32_t fenced = 0;  // of those, the first not known to have ended
+  // Of those, the first neither known to have ended nor in the older ranges.
+  uint32_t fenced = 0;
   bool empty() const { return pushed == fenced && older_count == 0; }
-  // The queue is full: the next push moves its oldest entry to `older`.
-  bool full() const { return pushed - fenced >= kPipeQueueDepth; }
+  // Every entry written down is still to be read or merged.
+  bool ring_full() const { return pushed - fenced == kRing; }
   void push(const Step &step, uint32_t seq, const char *where) {
-    entries[pushed++ % kPipeQueueDepth] = {step.access, step.op, where, seq};
+    entries[pushed++ % kRing] = {step.access, step.op, where, seq};
   }
-  // The oldest entry of a full queue moves to `older` when each of its ranges
-  // lies inside the older range its kind's last went into (their names
-  // become its own); false, and no change, otherwise (detail::retire_to_older
-  // searches).
-  bool retire_into_last_older() {
-    const Entry &e = entries[pushed % kPipeQueueDepth];
-    const uintptr_t lo[3] = {e.access.w_lo, e.access.r0_lo, e.access.r1_lo};
-    const uintptr_t hi[3] = {e.access.w_hi, e.access.r0_hi, e.access.r1_hi};
-    for (int k = 0; k < 3; ++k) {
-      if (lo[k] == hi[k]) continue;
-      if (last_older[k] >= older_count) return false;
-      const Older &o = older[last_older[k]];
-      if (o.writes != (k == 0) || lo[k] < o.lo || hi[k] > o.hi) return false;
-    }
-    for (int k = 0; k < 3; ++k) {
-      if (lo[k] == hi[k]) continue;
-      Older &o = older[last_older[k]];
-      o.seq = e.seq, o.op = e.op, o.where = e.where;
-    }
-    fenced = pushed - kPipeQueueDepth + 1;
-    return true;
-  }
+  Entry &at(uint32_t seq) { return entries[seq % kRing]; }
+  const Entry &at(uint32_t seq) const { return entries[seq % kRing]; }
   // Everything recorded so far has ended.
   void clear() {
     fenced = pushed;
@@ -550,8 +537,9 @@ bool hazard_check(CoreContext &c, const char *op, const Segments &range, bool wr
 // land first (a queue runs in order), then hazard_check. True: it waits for
 // a copy of another pipe.
 bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own);
-// The oldest instruction of window `w` (a full queue) moves to its older ranges.
-void retire_to_older(ComputeWindow &w);
+// The entries of window `w` more than a queue back go into its older ranges,
+// oldest first: what every reader of the window calls first.
+void settle_window(ComputeWindow &w);
 // A synchronous transfer (copy, fill, atomic) touching `a` is about to issue:
 // it waits for the compute instructions it depends on, which then, with every
 // instruction before them on their pipe, have ended.

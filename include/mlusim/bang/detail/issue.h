@@ -56,8 +56,8 @@ inline void issue(CoreContext &c, const Step &step) {
   record(c, step);
   if (step.pipe == kVectorPipe || step.pipe == kTensorPipe) {
     ComputeWindow &w = c.compute[step.pipe - kVectorPipe];
-    if (w.full() && !w.retire_into_last_older()) [[unlikely]]
-      detail::retire_to_older(w);
+    if (w.ring_full()) [[unlikely]]
+      detail::settle_window(w);
     w.push(step, static_cast<uint32_t>(c.issued), c.where);
   }
 }
