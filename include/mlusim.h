@@ -231,7 +231,7 @@ cnrtRet_t mlusimSetMemoryFill(const char *pattern);
  * name returns cnrtErrorArgsInvalid and logs the valid ones. */
 cnrtRet_t mlusimSetHazards(const char *mode);
 /* The timing model (docs/cost_model.md): "on" (the default: one replay of
- * each launch at the model's prices), "bars" (three, giving the error bar in
+ * each launch at the model's prices), "bars" (five, giving the error bar in
  * the report's _low and _high fields; mlusim demo, report and calibrate ask
  * for it), "off" (the functional mode: no replay; outputs, faults, races,
  * hazards and the watchdog as under "on", the report's device time the launch
