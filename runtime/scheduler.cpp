@@ -190,7 +190,8 @@ void Scheduler::run_parts_on_a_team(std::unique_lock<std::mutex> &lock) {
   part_queue_.clear();
   lock.unlock();
   const auto from = std::chrono::steady_clock::now();
-#pragma omp parallel for num_threads(static_cast<int>(parts.size())) schedule(static, 1)
+  const int threads = std::min(static_cast<int>(parts.size()), omp_get_max_threads());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (size_t i = 0; i < parts.size(); ++i)
     while (!checkpoint_->part(parts[i])) {
     }

@@ -1,5 +1,7 @@
 #include "runtime/timing/launch_timing.h"
 
+#include <omp.h>
+
 #include <algorithm>
 
 #include "runtime/timing/prices.h"
@@ -91,7 +93,8 @@ LaunchTiming LaunchTimer::finish() {
   if (replays == 1 || recorded() - placed_ < kStepsWorthThreads) {  // no OpenMP region: it allocates
     for (int r = 0; r < replays; ++r) finish_one(r);
   } else {
-#pragma omp parallel for num_threads(replays) schedule(static, 1)
+    // No more threads than the host gives OpenMP: five replays take turns on them.
+#pragma omp parallel for num_threads(std::min(replays, omp_get_max_threads())) schedule(dynamic, 1)
     for (int r = 0; r < replays; ++r) finish_one(r);
   }
   t.us = us[0];
