@@ -143,7 +143,9 @@ typedef struct {
   double device_time_us;
   /* The range of device_time_us when every constant of the cost model that is
    * still an estimate is set to half and to double its value, each the way
-   * that shortens, then lengthens the launch (docs/cost_model.md). */
+   * that shortens, then lengthens the launch, under both orders of atomics
+   * that tie: the shortest and longest of those replays and the figure's
+   * (docs/cost_model.md). */
   double device_time_us_low;
   double device_time_us_high;
   double bytes_moved[MLUSIM_DIRECTION_COUNT];

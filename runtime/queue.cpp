@@ -233,8 +233,9 @@ void load_on_first_launch(cnrtQueue &queue, std::string_view kernel, double load
   LoadedKernels &loaded = loaded_kernels();
   {
     std::lock_guard<std::mutex> lock(loaded.mutex);
-    if (loaded.names.find(kernel) != loaded.names.end()) return;
-    loaded.names.emplace(kernel);
+    const auto at = loaded.names.lower_bound(kernel);
+    if (at != loaded.names.end() && *at == kernel) return;
+    loaded.names.emplace_hint(at, kernel);
   }
   queue.now_us += load_us;
   queue.host_wait_us += load_us;

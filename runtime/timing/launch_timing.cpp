@@ -26,10 +26,10 @@ Prices prices_for(const DeviceSpec &spec, const ReplayChoice &choice) {
 }
 
 // Below this many steps left to place, the replays finish one after the
-// other: waking two more host threads (some 25 us) would cost more than they
+// other: waking more host threads (some 25 us) would cost more than they
 // save (about 35 ns a step on the 2-core VM, where three replays cost some
-// 75 ns a step in a row; with error bars there are five). 20,000 before: the ten network cases gained 3-10 %
-// at 2,000.
+// 75 ns a step in a row). The ten network cases gained 3-10 % at 2,000
+// against 20,000.
 constexpr size_t kStepsWorthThreads = 2000;
 
 // A slice of a replay at a checkpoint, some 50-100 us of host time: short, as
@@ -97,10 +97,12 @@ LaunchTiming LaunchTimer::finish() {
 #pragma omp parallel for num_threads(std::min(replays, omp_get_max_threads())) schedule(dynamic, 1)
     for (int r = 0; r < replays; ++r) finish_one(r);
   }
+  // The bar spans every replay: where atomics contend, an estimate at its
+  // unfavourable end can reorder them into a shorter launch.
   t.us = us[0];
+  t.low_us = *std::min_element(us, us + replays);
+  t.high_us = *std::max_element(us, us + replays);
   t.error_bars = replays == kMaxReplays;
-  t.low_us = t.error_bars ? std::min(us[1], us[3]) : t.us;
-  t.high_us = t.error_bars ? std::max(us[2], us[4]) : t.us;
   return t;
 }
 

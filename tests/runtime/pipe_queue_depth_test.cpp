@@ -70,17 +70,17 @@ Prices prices_with_depth(uint32_t depth) {
 TEST(PipeQueueDepth, TheStreamStallsWhenAPipeHoldsAsManyAsItsDepth) {
   StepLog log;
   log_steps(log);
-  const Prices roomy = prices_with_depth(32), deep16 = prices_with_depth(16);
+  const Prices roomy = prices_with_depth(32), shallow = prices_with_depth(16);
 
   const std::vector<TraceEvent> all_fit = replayed(roomy, log);
   ASSERT_EQ(all_fit.size(), kVectorSteps + 1u);
   EXPECT_DOUBLE_EQ(all_fit.back().issue, kVectorSteps * roomy.issue_cycles);
 
-  const std::vector<TraceEvent> stalled = replayed(deep16, log);
+  const std::vector<TraceEvent> stalled = replayed(shallow, log);
   ASSERT_EQ(stalled.size(), kVectorSteps + 1u);
   const double eighth_ends = stalled[kVectorSteps - 16 - 1].end;
-  EXPECT_GT(eighth_ends, kVectorSteps * deep16.issue_cycles);  // a stall, not a tie
-  EXPECT_DOUBLE_EQ(stalled.back().issue, eighth_ends + deep16.issue_cycles);
+  EXPECT_GT(eighth_ends, kVectorSteps * shallow.issue_cycles);  // a stall, not a tie
+  EXPECT_DOUBLE_EQ(stalled.back().issue, eighth_ends + shallow.issue_cycles);
 }
 
 TEST(PipeQueueDepth, TheErrorBarsEndsHalveAndDoubleIt) {

@@ -79,9 +79,8 @@ template <typename T>
 
 // Checks and charges one vector instruction that writes dst and reads a and b
 // (a source of 0 bytes is none): a and b are T, dst is Dst. T decides which
-// dtype's counter the elements go to.
-// A source with bytes is checked, null or not; one that is an operand
-// already checked (the a of an in-place a = a + b) is not checked again.
+// dtype's counter the elements go to. A source with bytes is checked, null or
+// not, unless it is an operand already checked (the a of an in-place a = a + b).
 template <typename T, typename Dst = T>
 void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a, size_t a_bytes,
                const void *b, size_t b_bytes, size_t elements) {

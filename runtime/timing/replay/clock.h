@@ -49,7 +49,8 @@ inline void Model::schedule(int core) {
 inline void Model::schedule_all() {
   std::vector<Turn> start;
   start.reserve(cores_.size());
-  for (int i = 0; i < static_cast<int>(cores_.size()); ++i) start.push_back(Turn{0.0, rank(i), i});
+  for (int i = 0; i < static_cast<int>(cores_.size()); ++i)
+    start.push_back(Turn{0.0, rank(i), i});
   ready_ = ReadyQueue(std::greater<>{}, std::move(start));
 }
 

@@ -208,8 +208,8 @@ inline void Model::issue(int core, Core &k, const Step &s) {
 inline bool Model::has_room(Core &k, const Step &s) {
   const PipeRing &own = k.pipe[s.pipe];
   const uint64_t oldest = oldest_running_sync(k, s.pipe);
-  if (oldest == own.tail() || k.sync_issued[s.pipe] - own.at(oldest).sync_before < prices_.pipe_queue_depth)
-    return true;
+  if (oldest == own.tail()) return true;  // none running
+  if (k.sync_issued[s.pipe] - own.at(oldest).sync_before < prices_.pipe_queue_depth) return true;
   const double end = own.at(oldest).end;
   if (end == kUnknown) {
     k.state = Core::kBlocked;

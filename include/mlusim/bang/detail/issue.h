@@ -97,7 +97,6 @@ inline BlockSpan blocks_of(const Segments &s) {
   return total;
 }
 
-// The contracts other parts of the kernel API build on.
 namespace detail {
 
 // One operand of a tensor-pipe instruction: [p, p + bytes) in on-chip `space`.
