@@ -615,14 +615,87 @@ class Sweep {
   uintptr_t no_batch_below_ = 0;  // where the last try that failed ended
 };
 
+namespace {
+
+// Where some accesses lie: their hulls, sorted and merged. An access that
+// meets none of the accesses it could race with needs no walk.
+class Footprint {
+ public:
+  void clear() { spans_.clear(); }
+  void add(const Segments &r) { spans_.push_back({r.lo, r.hi()}); }
+  // Call once every access is added, before meets().
+  void close() {
+    std::sort(spans_.begin(), spans_.end());
+    size_t kept = 0;
+    for (const Span &s : spans_) {
+      if (kept > 0 && s.lo <= spans_[kept - 1].hi)
+        spans_[kept - 1].hi = std::max(spans_[kept - 1].hi, s.hi);
+      else
+        spans_[kept++] = s;
+    }
+    spans_.resize(kept);
+  }
+  bool meets(const Segments &r) const {
+    const auto first_ending_after = std::upper_bound(
+        spans_.begin(), spans_.end(), r.lo, [](uintptr_t lo, const Span &s) { return lo < s.hi; });
+    return first_ending_after != spans_.end() && first_ending_after->lo < r.hi();
+  }
+
+ private:
+  struct Span {
+    uintptr_t lo, hi;
+    bool operator<(const Span &o) const { return lo < o.lo; }
+  };
+  std::vector<Span> spans_;
+};
+
+// The accesses the sweep must walk. Reads race with writes and atomics,
+// atomics with plain accesses: a read or an atomic that meets none of those
+// is left out (a loop's input loads, atomics no plain access comes near),
+// which changes no race found and no report: such an access is never the one
+// a class names where another meets it.
+class Candidates {
+ public:
+  template <typename Logs>
+  void find(const Logs &logs, size_t cores) {
+    plain_.clear();
+    stores_.clear();
+    each(logs, cores, [&](const SharedAccess &a) {
+      if (!a.atomic) plain_.add(a.range);
+    });
+    plain_.close();
+    each(logs, cores, [&](const SharedAccess &a) {
+      if (a.atomic ? plain_.meets(a.range) : a.write) stores_.add(a.range);
+    });
+    stores_.close();
+  }
+  bool walked(const SharedAccess &a) const {
+    return a.atomic ? plain_.meets(a.range) : a.write || stores_.meets(a.range);
+  }
+
+ private:
+  template <typename Logs, typename F>
+  static void each(const Logs &logs, size_t cores, const F &f) {
+    for (size_t i = 0; i < cores; ++i)
+      for (const SharedAccess &a : logs[i].accesses)
+        if (a.range.bytes > 0) f(a);
+  }
+  Footprint plain_;   // reads and writes
+  Footprint stores_;  // writes, and the atomics that meet a plain access
+};
+
+}  // namespace
+
 std::string RaceCheck::report(RaceMode mode) const {
   // Reused from launch to launch (launches are serialised), like the logs.
   static Sweep sweep;
   static Findings found;
+  static Candidates candidates;
   const size_t group = cores_[0].launch->union_tasks;
   const char *kernel = cores_[0].launch->kernel;
   sweep.clear(cores_.size(), group);
   std::string incomplete;
+  candidates.find(logs_, cores_.size());
   for (size_t i = 0; i < cores_.size(); ++i) {
     const SharedAccessLog &log = logs_[i];
     if (log.dropped > 0 && incomplete.empty())
@@ -631,7 +704,7 @@ std::string RaceCheck::report(RaceMode mode) const {
           "memory, and {} later ones were not checked",
           detail::core_name(cores_[log.core]), SharedAccessLog::kMaxAccesses, log.dropped);
     for (const SharedAccess &a : log.accesses)
-      if (a.range.bytes > 0) sweep.add(log, a);
+      if (a.range.bytes > 0 && candidates.walked(a)) sweep.add(log, a);
   }
   if (!incomplete.empty()) log::runtime().warn("kernel '{}': {}", kernel, incomplete);
   found.clear();
