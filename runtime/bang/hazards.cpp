@@ -205,32 +205,69 @@ std::array<Touched, 3> touched_by(const Access &a) {
           Touched{a.r1_lo, a.r1_hi, false}};
 }
 
+// The list of older ranges a range of kind t goes into.
+ComputeWindow::Older &older_of(ComputeWindow &w, const Touched &t) {
+  return w.older[t.writes ? ComputeWindow::kOlderWrites : ComputeWindow::kOlderReads];
+}
+
+void name_older(ComputeWindow::Older &list, uint32_t i, const ComputeWindow::Entry &e) {
+  list.seq[i] = e.seq, list.op[i] = e.op, list.where[i] = e.where;
+}
+
+void copy_older(ComputeWindow::Older &list, uint32_t to, uint32_t from) {
+  list.lo[to] = list.lo[from], list.hi[to] = list.hi[from];
+  list.seq[to] = list.seq[from], list.op[to] = list.op[from], list.where[to] = list.where[from];
+}
+
+// Ranges [first, last) of `list` go; those after them move down.
+void erase_older(ComputeWindow::Older &list, uint32_t first, uint32_t last) {
+  for (uint32_t i = last; i < list.count; ++i) copy_older(list, first + i - last, i);
+  list.count -= last - first;
+}
+
+// Room for one range at i; those from i on move up.
+void open_older(ComputeWindow::Older &list, uint32_t i) {
+  for (uint32_t j = list.count; j > i; --j) copy_older(list, j, j - 1);
+  ++list.count;
+}
+
 // Adds [t.lo, t.hi), the entry's range number `k`, to w's older ranges of
-// its kind: into one it shares bytes with (the newest instruction names it),
-// or as a range of its own; when they are all taken, into the nearest (a
-// wider range: never a missed meeting, at worst a report of bytes between
-// two ranges). Notes where it went in w.last_older[k].
+// its kind, which stay sorted and share no bytes: the ranges it shares bytes
+// with become one with it; else it takes a place of its own, or when they
+// are all taken it widens the nearer of its neighbours (never a missed
+// meeting, at worst a report of bytes between two ranges). The range it
+// went into is named by the entry, the newest instruction that touched it;
+// w.last_older[k] notes where.
 void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e, int k) {
   if (t.lo == t.hi) return;
-  ComputeWindow::Older *nearest = nullptr;
-  uintptr_t gap = UINTPTR_MAX;
-  for (uint32_t i = 0; i < w.older_count; ++i) {
-    ComputeWindow::Older &o = w.older[i];
-    if (o.writes != t.writes) continue;
-    // 0 where they share bytes; ranges that only touch stay apart.
-    const uintptr_t d = t.hi <= o.lo ? o.lo - t.hi + 1 : o.hi <= t.lo ? t.lo - o.hi + 1 : 0;
-    if (d < gap) gap = d, nearest = &o;
-    if (d == 0) break;
+  ComputeWindow::Older &list = older_of(w, t);
+  const uintptr_t *hi = list.hi, *hi_end = list.hi + list.count;
+  // The first range ending past t's start, and the first from there starting at its end or later.
+  const auto i = static_cast<uint32_t>(std::upper_bound(hi, hi_end, t.lo) - hi);
+  uint32_t j = i;
+  while (j < list.count && list.lo[j] < t.hi) ++j;
+  if (j > i) {  // ranges i to j - 1 share bytes with t
+    list.lo[i] = std::min(list.lo[i], t.lo);
+    list.hi[i] = std::max(list.hi[j - 1], t.hi);
+    if (j > i + 1) erase_older(list, i + 1, j);
+  } else if (list.count == 0 || w.older_count() < ComputeWindow::kOlderRanges) {
+    // (a kind's first range gets a place even when the other kind took them all)
+    open_older(list, i);
+    list.lo[i] = t.lo, list.hi[i] = t.hi;
+  } else {
+    // Ranges that only touch are 1 apart; the left one wins a tie.
+    const uintptr_t left = i > 0 ? t.lo - list.hi[i - 1] + 1 : UINTPTR_MAX;
+    const uintptr_t right = i < list.count ? list.lo[i] - t.hi + 1 : UINTPTR_MAX;
+    if (left <= right) {
+      list.hi[i - 1] = t.hi;
+      name_older(list, i - 1, e);
+      w.last_older[k] = static_cast<uint8_t>(i - 1);
+      return;
+    }
+    list.lo[i] = t.lo;
   }
-  if (gap != 0 && w.older_count < ComputeWindow::kOlderRanges) {
-    w.last_older[k] = static_cast<uint8_t>(w.older_count);
-    w.older[w.older_count++] = {t.lo, t.hi, t.writes, e.seq, e.op, e.where};
-    return;
-  }
-  w.last_older[k] = static_cast<uint8_t>(nearest - w.older);
-  nearest->lo = std::min(nearest->lo, t.lo);
-  nearest->hi = std::max(nearest->hi, t.hi);
-  nearest->seq = e.seq, nearest->op = e.op, nearest->where = e.where;
+  name_older(list, i, e);
+  w.last_older[k] = static_cast<uint8_t>(i);
 }
 
 // Entry e goes where its kind's ranges of the last retired entry went, if
@@ -242,15 +279,12 @@ bool into_last_older(ComputeWindow &w, const ComputeWindow::Entry &e) {
   for (int k = 0; k < 3; ++k) {
     const Touched &t = touched[k];
     if (t.lo == t.hi) continue;
-    if (w.last_older[k] >= w.older_count) return false;
-    const ComputeWindow::Older &o = w.older[w.last_older[k]];
-    if (o.writes != t.writes || t.lo < o.lo || t.hi > o.hi) return false;
+    const ComputeWindow::Older &list = older_of(w, t);
+    const uint32_t i = w.last_older[k];
+    if (i >= list.count || t.lo < list.lo[i] || t.hi > list.hi[i]) return false;
   }
-  for (int k = 0; k < 3; ++k) {
-    if (touched[k].lo == touched[k].hi) continue;
-    ComputeWindow::Older &o = w.older[w.last_older[k]];
-    o.seq = e.seq, o.op = e.op, o.where = e.where;
-  }
+  for (int k = 0; k < 3; ++k)
+    if (touched[k].lo != touched[k].hi) name_older(older_of(w, touched[k]), w.last_older[k], e);
   return true;
 }
 
@@ -282,41 +316,64 @@ void compute_waited_for(CoreContext &c, const Access &a) {
     for (uint32_t j = w.pushed; j-- > w.oldest_live();) {  // the newest first
       if (!depends_on(a, w.at(j).access)) continue;
       w.fenced = j + 1;  // and so has every instruction before it on its pipe
-      w.older_count = 0;
+      w.forget_older();
       ended = true;
       break;
     }
-    if (ended || w.older_count == 0) continue;
-    // The newest older instruction it waits for ends the older ones before it.
+    if (ended || w.older_count() == 0) continue;
+    // The newest older instruction it waits for ends the older ones before
+    // it: what it writes meets both kinds, what it reads older writes.
     uint32_t newest = 0;
-    for (uint32_t i = 0; i < w.older_count; ++i) {
-      const ComputeWindow::Older &o = w.older[i];
-      const bool met = overlaps(a.w_lo, a.w_hi, o.lo, o.hi) ||
-                       (o.writes && (overlaps(a.r0_lo, a.r0_hi, o.lo, o.hi) ||
-                                     overlaps(a.r1_lo, a.r1_hi, o.lo, o.hi)));
-      if (met) newest = std::max(newest, o.seq);
+    for (const ComputeWindow::OlderKind kind :
+         {ComputeWindow::kOlderReads, ComputeWindow::kOlderWrites}) {
+      const ComputeWindow::Older &list = w.older[kind];
+      for (uint32_t i = 0; i < list.count; ++i) {
+        const uintptr_t lo = list.lo[i], hi = list.hi[i];
+        const bool met = overlaps(a.w_lo, a.w_hi, lo, hi) ||
+                         (kind == ComputeWindow::kOlderWrites &&
+                          (overlaps(a.r0_lo, a.r0_hi, lo, hi) || overlaps(a.r1_lo, a.r1_hi, lo, hi)));
+        if (met) newest = std::max(newest, list.seq[i]);
+      }
     }
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < w.older_count; ++i)
-      if (w.older[i].seq > newest) w.older[kept++] = w.older[i];
-    w.older_count = kept;
+    for (ComputeWindow::Older &list : w.older) {
+      uint32_t kept = 0;
+      for (uint32_t i = 0; i < list.count; ++i)
+        if (list.seq[i] > newest) {
+          list.lo[kept] = list.lo[i], list.hi[kept] = list.hi[i];
+          list.seq[kept] = list.seq[i], list.op[kept] = list.op[i];
+          list.where[kept++] = list.where[i];
+        }
+      list.count = kept;
+    }
   }
 }
 
 namespace {
 
-// An async copy against w's older ranges: the first it meets, as a Meeting.
-const ComputeWindow::Older *older_met(const ComputeWindow &w, const Segments &dst,
-                                      const Segments &src, Meeting *m) {
-  for (uint32_t i = 0; i < w.older_count; ++i) {
-    const ComputeWindow::Older &o = w.older[i];
-    *m = Meeting{};
-    m->compute_writes = o.writes;
-    if (o.writes && first_overlap(src, range_of(o.lo, o.hi), &m->lo, &m->hi)) return &o;
-    m->copy_writes = true;
-    if (first_overlap(dst, range_of(o.lo, o.hi), &m->lo, &m->hi)) return &o;
+// An async copy against w's older ranges: the first it meets, the ranges
+// older instructions wrote before those they read, as a Meeting; its list
+// and index in *at.
+struct OlderAt {
+  const ComputeWindow::Older *list;
+  uint32_t i;
+};
+bool older_met(const ComputeWindow &w, const Segments &dst, const Segments &src, Meeting *m,
+               OlderAt *at) {
+  for (const ComputeWindow::OlderKind kind :
+       {ComputeWindow::kOlderWrites, ComputeWindow::kOlderReads}) {
+    const ComputeWindow::Older &list = w.older[kind];
+    const bool writes = kind == ComputeWindow::kOlderWrites;
+    for (uint32_t i = 0; i < list.count; ++i) {
+      const Segments range = range_of(list.lo[i], list.hi[i]);
+      *m = Meeting{};
+      m->compute_writes = writes;
+      *at = OlderAt{&list, i};
+      if (writes && first_overlap(src, range, &m->lo, &m->hi)) return true;
+      m->copy_writes = true;
+      if (first_overlap(dst, range, &m->lo, &m->hi)) return true;
+    }
   }
-  return nullptr;
+  return false;
 }
 
 }  // namespace
@@ -350,8 +407,10 @@ bool compute_hazard_check(CoreContext &c, const char *op, const Segments &dst,
       waits |= check(kind_against_compute(m, nram_copy), m, e.op, e.seq, e.where, pipe);
     }
     Meeting m;
-    if (const ComputeWindow::Older *o = older_met(w, dst, src, &m))
-      check(HazardKind::kCopyMeetsEndedCompute, m, o->op, o->seq, o->where, pipe);
+    OlderAt o;
+    if (older_met(w, dst, src, &m, &o))
+      check(HazardKind::kCopyMeetsEndedCompute, m, o.list->op[o.i], o.list->seq[o.i],
+            o.list->where[o.i], pipe);
   }
   return waits;
 }

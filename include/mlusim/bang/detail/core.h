@@ -135,15 +135,18 @@ struct ComputeWindow {
     const char *where;  // its .mlu line, or null
     uint32_t seq;       // its instruction number in the task
   };
-  // Bytes older instructions read (or wrote), merged where they meet; the
-  // newest instruction that touched them names them in reports.
+  // Bytes older instructions read, or wrote (one kind a list), merged where
+  // they meet; the newest instruction that touched them names them in
+  // reports. A list is sorted and its ranges share no bytes: a range finds
+  // its place by a binary search over `hi`.
+  static constexpr uint32_t kOlderRanges = 32;  // of both kinds together
   struct Older {
-    uintptr_t lo, hi;
-    bool writes;
-    uint32_t seq;
-    const char *op, *where;
+    uintptr_t lo[kOlderRanges], hi[kOlderRanges];
+    uint32_t seq[kOlderRanges];
+    const char *op[kOlderRanges], *where[kOlderRanges];
+    uint32_t count = 0;
   };
-  static constexpr uint32_t kOlderRanges = 32;
+  enum OlderKind { kOlderReads = 0, kOlderWrites = 1 };
   // Instructions written down before the oldest must go into the older ranges.
   static constexpr uint32_t kRing = 2 * kPipeQueueDepth;
   // Only those from `fenced` to `pushed` are ever read: left unwritten at
@@ -153,8 +156,9 @@ struct ComputeWindow {
   union {
     Entry entries[kRing];
   };
-  Older older[kOlderRanges];
-  uint32_t older_count = 0;
+  Older older[2];  // by OlderKind
+  uint32_t older_count() const { return older[kOlderReads].count + older[kOlderWrites].count; }
+  void forget_older() { older[kOlderReads].count = older[kOlderWrites].count = 0; }
   // For each range an entry touches (written, read 0, read 1): the older
   // range the last retired entry's went into. A loop retires the same ranges
   // over and over: they find their range here with no search.
@@ -162,7 +166,7 @@ struct ComputeWindow {
   uint32_t pushed = 0;  // instructions recorded on the pipe
   // Of those, the first neither known to have ended nor in the older ranges.
   uint32_t fenced = 0;
-  bool empty() const { return pushed == fenced && older_count == 0; }
+  bool empty() const { return pushed == fenced && older_count() == 0; }
   // Every entry written down is still to be read or merged.
   bool ring_full() const { return pushed - fenced == kRing; }
   void push(const Step &step, uint32_t seq, const char *where) {
@@ -173,7 +177,7 @@ struct ComputeWindow {
   // Everything recorded so far has ended.
   void clear() {
     fenced = pushed;
-    older_count = 0;
+    forget_older();
   }
   // The first entry that may still run: those before it were fenced, or are
   // a full queue back.
