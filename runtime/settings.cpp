@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include <spdlog/fmt/fmt.h>
@@ -57,12 +58,12 @@ std::vector<std::string> unknown_names() {
   std::vector<std::string> unknown;
   for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
     const char *entry = *e;
-    if (std::strncmp(entry, "MLUSIM_", 7) != 0) continue;
-    const char *eq = std::strchr(entry, '=');
-    const std::string name(entry, eq != nullptr ? static_cast<size_t>(eq - entry) : std::strlen(entry));
+    // Every launch asks: a first-byte test passes over most of the environment.
+    if (entry[0] != 'M' || std::strncmp(entry, "MLUSIM_", 7) != 0) continue;
+    const std::string_view name(entry, std::strcspn(entry, "="));
     if (std::none_of(std::begin(kKnown), std::end(kKnown),
                      [&](const char *k) { return name == k; }))
-      unknown.push_back(name);
+      unknown.emplace_back(name);
   }
   return unknown;
 }
