@@ -109,18 +109,24 @@ MLUSIM_ARCH_GATE(__bang_rem, kMlu300Not372,
 MLUSIM_ARCH_GATE(__vv_trixor, kMlu500,
                  "needs MLU500 or later (__BANG_ARCH__ > 520); before it, two __vv_xor as "
                  "mlu-ops' Philox generator does")
-#define MLUSIM_INTEGER_GATE(name, bytes, types)                                            \
+// The logical forms take floats on MLU200, the bitwise ones char.
+#define MLUSIM_INTEGER_GATE(name, bytes, types, mlu200_types)                              \
   MLUSIM_ARCH_GATE(name, (kIntegerOk<First, bytes>),                                       \
                    "of " types " needs MLU300 or later (__BANG_ARCH__ >= 300); MLU200 has it " \
-                   "for floating-point operands")
-MLUSIM_INTEGER_GATE(__bang_and, 1, "int, short or char")
-MLUSIM_INTEGER_GATE(__bang_or, 1, "int, short or char")
-MLUSIM_INTEGER_GATE(__bang_not, 1, "int, short or char")
-MLUSIM_INTEGER_GATE(__bang_cycle_and, 1, "int, short or char")
-MLUSIM_INTEGER_GATE(__bang_band, 2, "int or short")
-MLUSIM_INTEGER_GATE(__bang_bor, 2, "int or short")
-MLUSIM_INTEGER_GATE(__bang_bnot, 2, "int or short")
-MLUSIM_INTEGER_GATE(__bang_cycle_band, 2, "int or short")
+                   "for " mlu200_types)
+#define MLUSIM_LOGICAL_GATE(name) \
+  MLUSIM_INTEGER_GATE(name, 1, "int, short or char", "floating-point operands")
+#define MLUSIM_BITWISE_GATE(name) MLUSIM_INTEGER_GATE(name, 2, "int or short", "char")
+MLUSIM_LOGICAL_GATE(__bang_and)
+MLUSIM_LOGICAL_GATE(__bang_or)
+MLUSIM_LOGICAL_GATE(__bang_not)
+MLUSIM_LOGICAL_GATE(__bang_cycle_and)
+MLUSIM_BITWISE_GATE(__bang_band)
+MLUSIM_BITWISE_GATE(__bang_bor)
+MLUSIM_BITWISE_GATE(__bang_bnot)
+MLUSIM_BITWISE_GATE(__bang_cycle_band)
+#undef MLUSIM_BITWISE_GATE
+#undef MLUSIM_LOGICAL_GATE
 #undef MLUSIM_INTEGER_GATE
 #undef MLUSIM_ARCH_GATE
 
