@@ -83,11 +83,15 @@ function(mlusim_arch_gate_test name define arch expected)
   set_tests_properties(bang_arch_gate_${name} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}")
 endfunction()
 mlusim_arch_gate_test(div_on_mtp_372 CALL_DIV mtp_372
-  "arch_gates.mlu:33:[0-9]+: error: [^\n]*mlusim: __bang_div \\(dst, src0, src1, count\\) needs MLU300 or later but not mtp_372 [^\n]*; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
+  "arch_gates.mlu:34:[0-9]+: error: [^\n]*mlusim: __bang_div \\(dst, src0, src1, count\\) needs MLU300 or later but not mtp_372 [^\n]*; this program is built for mtp_372 \\(__BANG_ARCH__ 372\\)")
 mlusim_arch_gate_test(recip_on_mtp_270 CALL_RECIP mtp_270
-  "arch_gates.mlu:35:[0-9]+: error: [^\n]*mlusim: __bang_recip needs MLU300 or later \\(__BANG_ARCH__ >= 300\\); this program is built for mtp_270 \\(__BANG_ARCH__ 270\\)")
+  "arch_gates.mlu:36:[0-9]+: error: [^\n]*mlusim: __bang_recip needs MLU300 or later \\(__BANG_ARCH__ >= 300\\); this program is built for mtp_270 \\(__BANG_ARCH__ 270\\)")
 mlusim_arch_gate_test(int_band_on_mtp_290 BAND_INT mtp_290
-  "arch_gates.mlu:42:[0-9]+: error: [^\n]*mlusim: __bang_band of int or short needs MLU300 or later [^\n]*; this program is built for mtp_290 \\(__BANG_ARCH__ 290\\)")
+  "arch_gates.mlu:43:[0-9]+: error: [^\n]*mlusim: __bang_band of int or short needs MLU300 or later [^\n]*; this program is built for mtp_290 \\(__BANG_ARCH__ 290\\)")
+mlusim_arch_gate_test(int_bxor_on_mtp_270 BXOR_INT mtp_270
+  "arch_gates.mlu:46:[0-9]+: error: [^\n]*mlusim: __bang_bxor of int or short needs MLU300 or later \\(__BANG_ARCH__ >= 300\\); MLU200 has it for char; this program is built for mtp_270 \\(__BANG_ARCH__ 270\\)")
+mlusim_arch_gate_test(short_cycle_bor_on_mtp_270 CYCLE_BOR_SHORT mtp_270
+  "arch_gates.mlu:49:[0-9]+: error: [^\n]*mlusim: __bang_cycle_bor of int or short needs MLU300 or later [^\n]*; this program is built for mtp_270 \\(__BANG_ARCH__ 270\\)")
 
 add_test(NAME bang_unsimulated_arch_is_an_error
          COMMAND ${MLUSIM_CNCC_EXECUTABLE} ${dir}/bang_arch.mlu --bang-mlu-arch=mtp_613 -o

@@ -35,6 +35,8 @@
         mlusim::detail::fault_outside_range(mlusim::this_core(), #name, x, lo, hi),         \
       expr)
 MLUSIM_FLOAT_FUNCTION(__bang_active_abs, std::fabs(x))
+// 1 for x >= 0 (-0 included), -1 below (Cambricon documents finite x: NaN gives -1 here).
+MLUSIM_FLOAT_FUNCTION(__bang_active_sign, x >= 0.0f ? 1.0f : -1.0f)
 MLUSIM_FLOAT_FUNCTION(__bang_active_relu, x > 0.0f ? x : 0.0f)
 MLUSIM_FLOAT_FUNCTION(__bang_active_recip, 1.0f / x)
 MLUSIM_FLOAT_FUNCTION(__bang_active_reciphp, 1.0f / x)  // the high-precision reciprocal

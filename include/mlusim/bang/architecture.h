@@ -123,8 +123,10 @@ MLUSIM_LOGICAL_GATE(__bang_not)
 MLUSIM_LOGICAL_GATE(__bang_cycle_and)
 MLUSIM_BITWISE_GATE(__bang_band)
 MLUSIM_BITWISE_GATE(__bang_bor)
+MLUSIM_BITWISE_GATE(__bang_bxor)
 MLUSIM_BITWISE_GATE(__bang_bnot)
 MLUSIM_BITWISE_GATE(__bang_cycle_band)
+MLUSIM_BITWISE_GATE(__bang_cycle_bor)
 #undef MLUSIM_BITWISE_GATE
 #undef MLUSIM_LOGICAL_GATE
 #undef MLUSIM_INTEGER_GATE
@@ -167,5 +169,7 @@ MLUSIM_BITWISE_GATE(__bang_cycle_band)
 #define __bang_cycle_and(...) MLUSIM_ARCH_CHECKED(__bang_cycle_and, __VA_ARGS__)
 #define __bang_band(...) MLUSIM_ARCH_CHECKED(__bang_band, __VA_ARGS__)
 #define __bang_bor(...) MLUSIM_ARCH_CHECKED(__bang_bor, __VA_ARGS__)
+#define __bang_bxor(...) MLUSIM_ARCH_CHECKED(__bang_bxor, __VA_ARGS__)
 #define __bang_bnot(...) MLUSIM_ARCH_CHECKED(__bang_bnot, __VA_ARGS__)
 #define __bang_cycle_band(...) MLUSIM_ARCH_CHECKED(__bang_cycle_band, __VA_ARGS__)
+#define __bang_cycle_bor(...) MLUSIM_ARCH_CHECKED(__bang_cycle_bor, __VA_ARGS__)

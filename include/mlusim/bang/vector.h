@@ -267,6 +267,23 @@ F round_to(S x) {
   }
 }
 
+// x + y (elements of T, exact in float) rounded toward zero in T, as the
+// _tz additions round. The double sum is exact for half but not for every
+// pair of floats (1 - 2^-60 is 1.0 in double), so its error (Knuth's
+// TwoSum, exact) decides the one case round_to cannot see: a double sum
+// that is itself a T while the exact sum lies just nearer zero.
+template <typename T>
+T sum_toward_zero(float x, float y) {
+  static_assert(is_float_or_half<T>, "the _tz additions: mlusim has them for float and half only");
+  const double a = x, b = y, s = a + b;
+  const double b_part = s - a;
+  const double error = (a - (s - b_part)) + (b - b_part);
+  const T rounded = round_to<Rounding::kTowardZero, T>(s);
+  // An infinite s has no error (inf - inf is NaN): it stays.
+  if (!std::isfinite(s) || error == 0 || static_cast<double>(rounded) != s) return rounded;
+  return std::signbit(error) == std::signbit(s) ? rounded : step(rounded, s < 0);
+}
+
 }  // namespace mlusim::detail
 
 template <typename T>
@@ -276,6 +293,12 @@ using bang_scalar_t = std::type_identity_t<T>;  // scalars take the buffer's dty
 template <typename T>
 void __bang_add(T *dst, const T *a, const T *b, int count) {
   mlusim::detail::binary("__bang_add", dst, a, b, count, [](auto x, auto y) { return x + y; });
+}
+// The sum rounded toward zero (float and half).
+template <typename T>
+void __bang_add_tz(T *dst, const T *a, const T *b, int count) {
+  mlusim::detail::binary("__bang_add_tz", dst, a, b, count,
+                         [](float x, float y) { return mlusim::detail::sum_toward_zero<T>(x, y); });
 }
 template <typename T>
 void __bang_sub(T *dst, const T *a, const T *b, int count) {
@@ -361,16 +384,16 @@ void __bang_not(T *dst, const T *a, int count) {
 }
 
 // Bitwise operations on the raw bits (BANG callers often pass int8 views and byte counts).
-template <typename T>
-void __bang_band(T *dst, const T *a, const T *b, int count) {
-  mlusim::detail::binary_bits("__bang_band", dst, a, b, count,
-                              [](auto p, auto q) { return p & q; });
-}
-template <typename T>
-void __bang_bor(T *dst, const T *a, const T *b, int count) {
-  mlusim::detail::binary_bits("__bang_bor", dst, a, b, count,
-                              [](auto p, auto q) { return p | q; });
-}
+#define MLUSIM_BITWISE(name, op)                                                           \
+  template <typename T>                                                                    \
+  void __bang_##name(T *dst, const T *a, const T *b, int count) {                          \
+    mlusim::detail::binary_bits("__bang_" #name, dst, a, b, count,                         \
+                                [](auto p, auto q) { return p op q; });                    \
+  }
+MLUSIM_BITWISE(band, &)
+MLUSIM_BITWISE(bor, |)
+MLUSIM_BITWISE(bxor, ^)
+#undef MLUSIM_BITWISE
 template <typename T>
 void __bang_band_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
   const auto mask = mlusim::detail::bits_of<T>(s);
@@ -454,7 +477,12 @@ void cycle(const char *op, T *dst, const T *src, const T *cyc, int count, int cy
     mlusim::detail::cycle<arithmetic>("__bang_cycle_" #name, dst, src, cyc, count,        \
                                       cyc_count, [](auto x, auto y) { return expr; });    \
   }
+#define MLUSIM_CYCLE_BITS(name, op)                                                       \
+  MLUSIM_CYCLE(name, false,                                                               \
+               mlusim::detail::from_bits<T>(mlusim::detail::bits_of(x) op                 \
+                                            mlusim::detail::bits_of(y)))
 MLUSIM_CYCLE(add, true, x + y)
+MLUSIM_CYCLE(add_tz, true, mlusim::detail::sum_toward_zero<T>(x, y))
 MLUSIM_CYCLE(sub, true, x - y)
 MLUSIM_CYCLE(mul, true, x * y)
 MLUSIM_CYCLE(maxequal, false, x > y ? x : y)
@@ -466,9 +494,9 @@ MLUSIM_CYCLE(ge, false, x >= y ? T(1) : T(0))
 MLUSIM_CYCLE(lt, false, x < y ? T(1) : T(0))
 MLUSIM_CYCLE(le, false, x <= y ? T(1) : T(0))
 MLUSIM_CYCLE(and, false, x != T(0) && y != T(0) ? T(1) : T(0))
-MLUSIM_CYCLE(band, false,
-             mlusim::detail::from_bits<T>(mlusim::detail::bits_of(x) &
-                                          mlusim::detail::bits_of(y)))
+MLUSIM_CYCLE_BITS(band, &)
+MLUSIM_CYCLE_BITS(bor, |)
+#undef MLUSIM_CYCLE_BITS
 #undef MLUSIM_CYCLE
 
 namespace mlusim::detail {
