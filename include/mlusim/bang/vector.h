@@ -17,6 +17,7 @@
 #include "mlusim/bang/bfloat16.h"
 #include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/unaligned.h"
+#include "mlusim/bang/target.h"
 
 typedef _Float16 half;
 
@@ -284,6 +285,23 @@ T sum_toward_zero(float x, float y) {
   return std::signbit(error) == std::signbit(s) ? rounded : step(rounded, s < 0);
 }
 
+// x * y for elements of T in a program built for kArch. On the MLU270 a
+// float +0 times anything (NaN, infinity, a negative number) is +0, where
+// IEEE gives NaN or -0: the guide says nothing of it, but Cambricon's
+// int32 <-> float conversions for MLU200 (mlu-ops' __int322float and
+// __float2int32, written for and run on MLU270 boards) give the right
+// integers only so (docs/bang_c_intrinsics.md, "The MLU270's multiply").
+// mlusim follows it where those conversions rely on it, the float
+// __bang_cycle_mul and __bang_mul_scalar, with +0 as src; a select, so that
+// the loop stays SIMD.
+template <typename T, int kArch, typename X, typename Y>
+auto product(X x, Y y) {
+  if constexpr (kArch == 270 && std::is_same_v<T, float>)
+    return std::bit_cast<uint32_t>(x) == 0 ? 0.0f : x * y;
+  else
+    return x * y;
+}
+
 }  // namespace mlusim::detail
 
 template <typename T>
@@ -430,9 +448,12 @@ template <typename T>
 void __bang_sub_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
   mlusim::detail::unary("__bang_sub_scalar", dst, src, count, [s](auto x) { return x - s; });
 }
-template <typename T>
+// kArch, the program's __BANG_ARCH__, is a template argument: programs built
+// for different architectures and linked together keep their own products.
+template <typename T, int kArch = mlusim::bang::kTargetArch>
 void __bang_mul_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
-  mlusim::detail::unary("__bang_mul_scalar", dst, src, count, [s](auto x) { return x * s; });
+  mlusim::detail::unary("__bang_mul_scalar", dst, src, count,
+                        [s](auto x) { return mlusim::detail::product<T, kArch>(x, s); });
 }
 template <typename T>
 void __bang_maxeq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
@@ -471,8 +492,9 @@ void cycle(const char *op, T *dst, const T *src, const T *cyc, int count, int cy
 }
 }  // namespace mlusim::detail
 
+// kArch as in __bang_mul_scalar: the products depend on it.
 #define MLUSIM_CYCLE(name, arithmetic, expr)                                              \
-  template <typename T>                                                                   \
+  template <typename T, int kArch = mlusim::bang::kTargetArch>                            \
   void __bang_cycle_##name(T *dst, const T *src, const T *cyc, int count, int cyc_count) { \
     mlusim::detail::cycle<arithmetic>("__bang_cycle_" #name, dst, src, cyc, count,        \
                                       cyc_count, [](auto x, auto y) { return expr; });    \
@@ -484,7 +506,7 @@ void cycle(const char *op, T *dst, const T *src, const T *cyc, int count, int cy
 MLUSIM_CYCLE(add, true, x + y)
 MLUSIM_CYCLE(add_tz, true, mlusim::detail::sum_toward_zero<T>(x, y))
 MLUSIM_CYCLE(sub, true, x - y)
-MLUSIM_CYCLE(mul, true, x * y)
+MLUSIM_CYCLE(mul, true, (mlusim::detail::product<T, kArch>(x, y)))
 MLUSIM_CYCLE(maxequal, false, x > y ? x : y)
 MLUSIM_CYCLE(minequal, false, x < y ? x : y)
 MLUSIM_CYCLE(eq, false, x == y ? T(1) : T(0))
