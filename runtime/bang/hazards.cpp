@@ -243,7 +243,7 @@ void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e
   ComputeWindow::Older &list = older_of(w, t);
   const uintptr_t *hi = list.hi, *hi_end = list.hi + list.count;
   // The first range ending past t's start, and the first from there starting at its end or later.
-  const auto i = static_cast<uint32_t>(std::upper_bound(hi, hi_end, t.lo) - hi);
+  auto i = static_cast<uint32_t>(std::upper_bound(hi, hi_end, t.lo) - hi);
   uint32_t j = i;
   while (j < list.count && list.lo[j] < t.hi) ++j;
   if (j > i) {  // ranges i to j - 1 share bytes with t
@@ -258,13 +258,10 @@ void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e
     // Ranges that only touch are 1 apart; the left one wins a tie.
     const uintptr_t left = i > 0 ? t.lo - list.hi[i - 1] + 1 : UINTPTR_MAX;
     const uintptr_t right = i < list.count ? list.lo[i] - t.hi + 1 : UINTPTR_MAX;
-    if (left <= right) {
-      list.hi[i - 1] = t.hi;
-      name_older(list, i - 1, e);
-      w.last_older[k] = static_cast<uint8_t>(i - 1);
-      return;
-    }
-    list.lo[i] = t.lo;
+    if (left <= right)
+      list.hi[--i] = t.hi;
+    else
+      list.lo[i] = t.lo;
   }
   name_older(list, i, e);
   w.last_older[k] = static_cast<uint8_t>(i);
@@ -338,11 +335,7 @@ void compute_waited_for(CoreContext &c, const Access &a) {
     for (ComputeWindow::Older &list : w.older) {
       uint32_t kept = 0;
       for (uint32_t i = 0; i < list.count; ++i)
-        if (list.seq[i] > newest) {
-          list.lo[kept] = list.lo[i], list.hi[kept] = list.hi[i];
-          list.seq[kept] = list.seq[i], list.op[kept] = list.op[i];
-          list.where[kept++] = list.where[i];
-        }
+        if (list.seq[i] > newest) copy_older(list, kept++, i);
       list.count = kept;
     }
   }
