@@ -306,7 +306,7 @@ void settle_window(ComputeWindow &w) {
   }
 }
 
-void compute_waited_for(CoreContext &c, const Access &a) {
+void compute_waited_for(CoreContext &c, Access a) {
   for (ComputeWindow &w : c.compute) {
     settle_window(w);
     bool ended = false;

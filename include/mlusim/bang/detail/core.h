@@ -546,8 +546,10 @@ bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own)
 void settle_window(ComputeWindow &w);
 // A synchronous transfer (copy, fill, atomic) touching `a` is about to issue:
 // it waits for the compute instructions it depends on, which then, with every
-// instruction before them on their pipe, have ended.
-void compute_waited_for(CoreContext &c, const Access &a);
+// instruction before them on their pipe, have ended. `a` comes by value: an
+// issuing step's ranges whose address escapes stay in memory, and the compute
+// window's push then reloads them from the stack (a store-forwarding stall).
+void compute_waited_for(CoreContext &c, Access a);
 // Whether a pending copy is an NRAM2NRAM one (both sides in the core's NRAM):
 // such copies are ordered with the compute pipes (runtime/pipe_hazards.cpp).
 bool nram_to_nram(const CoreContext &c, const PendingCopy &p);
