@@ -292,14 +292,25 @@ T sum_toward_zero(float x, float y) {
 // __float2int32, written for and run on MLU270 boards) give the right
 // integers only so (docs/bang_c_intrinsics.md, "The MLU270's multiply").
 // mlusim follows it where those conversions rely on it, the float
-// __bang_cycle_mul and __bang_mul_scalar, with +0 as src; a select, so that
-// the loop stays SIMD.
+// __bang_cycle_mul and __bang_mul_scalar (or __bang_mul_const), with +0 as
+// src; a select, so that the loop stays SIMD.
 template <typename T, int kArch, typename X, typename Y>
 auto product(X x, Y y) {
   if constexpr (kArch == 270 && std::is_same_v<T, float>)
     return std::bit_cast<uint32_t>(x) == 0 ? 0.0f : x * y;
   else
     return x * y;
+}
+
+// dst[i] = src[i] + s, and src[i] * s, under either of BANG C's names: the
+// _scalar forms and MLU200's older _const names are one instruction each.
+template <typename T, typename S>
+void plus_scalar(const char *op, T *dst, const T *src, S s, int count) {
+  unary(op, dst, src, count, [s](auto x) { return x + s; });
+}
+template <typename T, int kArch, typename S>
+void times_scalar(const char *op, T *dst, const T *src, S s, int count) {
+  unary(op, dst, src, count, [s](auto x) { return product<T, kArch>(x, s); });
 }
 
 }  // namespace mlusim::detail
@@ -442,7 +453,7 @@ void __bang_srl(T *dst, const T *src, int shift, int count) {
 // Scalar forms: dst[i] = src[i] op s.
 template <typename T>
 void __bang_add_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
-  mlusim::detail::unary("__bang_add_scalar", dst, src, count, [s](auto x) { return x + s; });
+  mlusim::detail::plus_scalar("__bang_add_scalar", dst, src, s, count);
 }
 template <typename T>
 void __bang_sub_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
@@ -452,8 +463,7 @@ void __bang_sub_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
 // for different architectures and linked together keep their own products.
 template <typename T, int kArch = mlusim::bang::kTargetArch>
 void __bang_mul_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
-  mlusim::detail::unary("__bang_mul_scalar", dst, src, count,
-                        [s](auto x) { return mlusim::detail::product<T, kArch>(x, s); });
+  mlusim::detail::times_scalar<T, kArch>("__bang_mul_scalar", dst, src, s, count);
 }
 template <typename T>
 void __bang_maxeq_scalar(T *dst, const T *src, bang_scalar_t<T> s, int count) {
@@ -782,13 +792,13 @@ unsigned __bang_filter(T *dst, const T *src, const T *mask, int count) {
 }
 
 // The older names of the scalar forms (MLU200-era programs).
-template <typename T>
+template <typename T, int kArch = mlusim::bang::kTargetArch>
 void __bang_mul_const(T *dst, const T *src, bang_scalar_t<T> s, int count) {
-  mlusim::detail::unary("__bang_mul_const", dst, src, count, [s](auto x) { return x * s; });
+  mlusim::detail::times_scalar<T, kArch>("__bang_mul_const", dst, src, s, count);
 }
 template <typename T>
 void __bang_add_const(T *dst, const T *src, bang_scalar_t<T> s, int count) {
-  mlusim::detail::unary("__bang_add_const", dst, src, count, [s](auto x) { return x + s; });
+  mlusim::detail::plus_scalar("__bang_add_const", dst, src, s, count);
 }
 
 template <typename T>
