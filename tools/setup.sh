@@ -14,6 +14,8 @@ packages=(cmake make g++ libspdlog-dev libfmt-dev googletest libgtest-dev
           # the trace tests parse the SVG and JSON they check (libxml2 also
           # for mlu-ops' gtest)
           libxml2-dev nlohmann-json3-dev
+          # the race check's digest of the bytes a copy writes (xxHash's XXH3)
+          libxxhash-dev
           # sanitizers and fuzzing (docs/sanitizers_and_fuzzing.md): Clang 16 is
           # Debian 12's first with _Float16 on x86; its libomp is what TSan can see.
           clang-16 libclang-rt-16-dev libomp-16-dev llvm-16)

@@ -4,9 +4,9 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <string_view>
 
 #include <spdlog/fmt/fmt.h>
+#include <xxhash.h>
 
 #include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/scalar_code.h"
@@ -103,9 +103,7 @@ void log_copy_side(CoreContext &c, Space space, const Segments &range, bool writ
   if (shared(c, space)) log_shared(c, space, range, write, false, op);
 }
 
-uint64_t hash_of(const void *p, size_t n) {
-  return std::hash<std::string_view>{}(std::string_view(static_cast<const char *>(p), n));
-}
+uint64_t hash_of(const void *p, size_t n) { return XXH3_64bits(p, n); }
 
 // The digest of bytes (`bytes`, their hash) written over `to`.
 WrittenBytes digest_of(const Segments &to, uint64_t bytes) {
@@ -118,7 +116,8 @@ WrittenBytes digest_of(const Segments &to, uint64_t bytes) {
 // both sides are contiguous, one element of up to 8 bytes, or bytes that
 // repeat every 8 as a fill's do (a compare that stops at the first byte that
 // does not); otherwise a digest of the destination's segments and the bytes
-// of each (std::hash), so that copies of the same bytes into the same range
+// of each (XXH3: a copy into GDRAM pays a pass of it over its bytes, which
+// std::hash made a fifth of a psamask call), so that copies of the same bytes into the same range
 // by the same segments have the same one. Not known when the source meets an
 // async copy still to land (one queued before it on its pipe): its bytes are
 // not there yet.
