@@ -59,7 +59,14 @@ std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
       picker_.one_worker() || on_one_worker
           ? 1
           : std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
-#pragma omp parallel num_threads(workers) if (workers > 1)
+  if (workers == 1) {
+    // No OpenMP region, not even an inactive one: entering one wakes the
+    // pool's idle threads (a futex call per launch) to tell them to stay idle.
+    alive_workers_ = 1;
+    work(core_main);
+    return first_fault_;
+  }
+#pragma omp parallel num_threads(workers)
   {
     {
       // The team may be smaller than asked (nested inside the caller's parallel
@@ -191,10 +198,16 @@ void Scheduler::run_parts_on_a_team(std::unique_lock<std::mutex> &lock) {
   lock.unlock();
   const auto from = std::chrono::steady_clock::now();
   const int threads = std::min(static_cast<int>(parts.size()), omp_get_max_threads());
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (size_t i = 0; i < parts.size(); ++i)
-    while (!checkpoint_->part(parts[i])) {
+  const auto place = [this](int part) {
+    while (!checkpoint_->part(part)) {
     }
+  };
+  if (threads == 1) {  // one replay: no region to wake the idle pool for (Scheduler::run)
+    for (const int part : parts) place(part);
+  } else {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (size_t i = 0; i < parts.size(); ++i) place(parts[i]);
+  }
   const auto to = std::chrono::steady_clock::now();
   lock.lock();
   parts_ns_ += std::chrono::duration<double, std::nano>(to - from).count();
