@@ -42,26 +42,36 @@ std::mutex g_launch_mutex;  // one kernel on the device at a time
 // and the GDRAM table's messages are told which run is current.
 uint64_t g_runs = 0;  // under g_launch_mutex
 
-// The cores' step logs, lent to each launch and taken back after it, so that
-// recording a step writes memory already paged in (under g_launch_mutex). A
-// log keeps at most kKeptChunks of room for good: twice what a core records
+// The cores' step logs, lent to each timed launch and taken back after it, so
+// that recording a step writes memory already paged in (under
+// g_launch_mutex); an untimed launch records none and borrows none. A log
+// keeps at most kKeptChunks of room for good: twice what a core records
 // between two checkpoints (a traced core's log, which holds every step, or
 // one a replay lags behind give the rest back).
 constexpr size_t kKeptChunks = 32;
 std::vector<StepLog> g_step_logs;
 
-void lend_step_logs(std::vector<CoreContext> &cores) {
-  if (g_step_logs.size() < cores.size()) g_step_logs.resize(cores.size());
-  for (size_t i = 0; i < cores.size(); ++i) cores[i].steps.swap(g_step_logs[i]);
-}
-
-void take_back_step_logs(std::vector<CoreContext> &cores) {
-  for (size_t i = 0; i < cores.size(); ++i) {
-    StepLog &log = cores[i].steps;
-    log.clear(kKeptChunks);
-    g_step_logs[i].swap(log);
+class LentStepLogs {
+ public:
+  LentStepLogs(std::vector<CoreContext> &cores, bool timed) : cores_(timed ? &cores : nullptr) {
+    if (!timed) return;
+    if (g_step_logs.size() < cores.size()) g_step_logs.resize(cores.size());
+    for (size_t i = 0; i < cores.size(); ++i) cores[i].steps.swap(g_step_logs[i]);
   }
-}
+  ~LentStepLogs() {
+    if (cores_ == nullptr) return;
+    for (size_t i = 0; i < cores_->size(); ++i) {
+      StepLog &log = (*cores_)[i].steps;
+      log.clear(kKeptChunks);
+      g_step_logs[i].swap(log);
+    }
+  }
+  LentStepLogs(const LentStepLogs &) = delete;
+  LentStepLogs &operator=(const LentStepLogs &) = delete;
+
+ private:
+  std::vector<CoreContext> *cores_;
+};
 
 // MLU300 cores: no alignment rule (mlu-ops' kernels that pass on MLU370
 // boards write 8 bytes at NRAM +0x78 and transpose 20-byte rows; an operand
@@ -194,9 +204,11 @@ mlusimReport_t make_report(const char *name, const DeviceSpec &spec,
 std::vector<timing::CoreSteps> steps_of(const char *name, const std::vector<CoreContext> &cores) {
   std::vector<timing::CoreSteps> steps;
   steps.reserve(cores.size());
+  const bool tracing = trace::active();
   for (const CoreContext &c : cores) {
     timing::CoreSteps &s = steps.emplace_back(timing::CoreSteps{
-        &c.steps, c.physical_cluster, trace::wants(name, c.physical_cluster, c.core_in_cluster),
+        &c.steps, c.physical_cluster,
+        tracing && trace::wants(name, c.physical_cluster, c.core_in_cluster),
         {}, reinterpret_cast<uintptr_t>(c.nram)});
     if (!c.is_mpu) continue;
     s.scratch[0] = AddressRange{reinterpret_cast<uintptr_t>(c.nram), c.nram_capacity};
@@ -276,6 +288,11 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
   const OperandRules rules = rules_of(p.spec);
   const ScalarPrices scalar = timing::scalar_prices_of(p.spec);
   const int cpc = p.spec.cores_per_cluster;
+  // The pages of NRAM, SRAM and WRAM are the same size on every core.
+  TouchedPages fitted[3];
+  fitted[static_cast<int>(Space::kNram)].fit(nram_usable(p.spec));
+  fitted[static_cast<int>(Space::kSram)].fit(sram_usable(p.spec));
+  fitted[static_cast<int>(Space::kWram)].fit(p.spec.wram_bytes);
   for (int i = 0; i < static_cast<int>(cores.size()); ++i) {
     CoreContext &c = cores[i];
     c.launch = &shared;
@@ -302,9 +319,7 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     for (Space s : {Space::kNram, Space::kSram, Space::kWram})
       if (!c.is_mpu || s == Space::kSram)
         c.declared[static_cast<int>(s)] = shared.kernel_declared[static_cast<int>(s)];
-    c.touched[static_cast<int>(Space::kNram)].fit(c.nram_capacity);
-    c.touched[static_cast<int>(Space::kSram)].fit(c.sram_capacity);
-    c.touched[static_cast<int>(Space::kWram)].fit(c.wram_capacity);
+    for (int s = 0; s < 3; ++s) c.touched[s].shift = fitted[s].shift;
   }
 }
 
@@ -463,11 +478,7 @@ cnrtRet_t launch_kernel(const char *name, cnrtDim3_t dim, cnrtFunctionType_t typ
   plan.replays = replays;
   const GdramLease lease;  // cnrtFree refuses what the launch may use
   std::vector<CoreContext> cores(plan.core_count());
-  lend_step_logs(cores);
-  struct GiveBack {
-    std::vector<CoreContext> &cores;
-    ~GiveBack() { take_back_step_logs(cores); }
-  } give_back{cores};
+  const LentStepLogs lent(cores, plan.replays > 0);
   std::optional<timing::LaunchTimer> timer;  // reads the logs: dies before they go back
   const std::string fault = compared.empty()
                                 ? run_tasks(plan, schedule, races, lease, cores, &timer)

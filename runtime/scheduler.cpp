@@ -47,8 +47,8 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
     Core &k = cores_[i];
     k.ctx = &cores[i];
     k.fiber = pooled_fiber(i);
-    Barrier *its[kBarriersPerCore];
-    for (int n = barriers_of(*k.ctx, its); n-- > 0;) ++its[n]->participants;
+    k.barrier_count = barriers_of(*k.ctx, k.barriers);
+    for (int n = 0; n < k.barrier_count; ++n) ++k.barriers[n]->participants;
   }
 }
 
@@ -245,9 +245,9 @@ Scheduler::Core *Scheduler::next_ready(const std::vector<Core *> &mine) {
 std::string Scheduler::who_waits(const Barrier &b) {
   std::string waiting, finished;
   for (const Core &k : cores_) {
-    Barrier *its[kBarriersPerCore];
-    const int n = barriers_of(*k.ctx, its);
-    if (std::find(its, its + n, &b) == its + n) continue;  // not a participant
+    const Barrier *const *its = k.barriers;
+    if (std::find(its, its + k.barrier_count, &b) == its + k.barrier_count)
+      continue;  // not a participant
     // parked_at is the running core's own until it has parked (state is ours).
     if (k.state == Core::kParked && k.parked_at == &b)
       waiting += fmt::format("{}{} at {}", waiting.empty() ? "" : ", ", detail::core_name(*k.ctx),
@@ -305,10 +305,8 @@ void Scheduler::on_parked(Core &core) {
 
 void Scheduler::on_finished(Core &core) {
   core.state = Core::kDone;
-  Barrier *mine[kBarriersPerCore];
-  const int n = barriers_of(*core.ctx, mine);
-  for (int i = 0; i < n; ++i) {
-    Barrier &b = *mine[i];
+  for (int i = 0; i < core.barrier_count; ++i) {
+    Barrier &b = *core.barriers[i];
     ++b.finished;
     if (b.waiting.empty()) continue;
     wake_with_fault(b, fmt::format("{} finished the kernel while this core waited; this barrier "

@@ -68,7 +68,9 @@ class Scheduler {
 
  private:
   struct Barrier;
+  static constexpr int kBarriersPerCore = static_cast<int>(BarrierScope::kScopeCount);
   struct Core {
+    Core() {}  // user-provided: a vector of them is not zeroed before the initialisers run
     CoreContext *ctx = nullptr;
     Fiber *fiber = nullptr;
     enum State { kReady, kParked, kAtCheckpoint, kDone } state = kReady;
@@ -79,8 +81,11 @@ class Scheduler {
     std::string wake_fault;  // set when the core must fault instead of passing
     bool to_checkpoint = false;  // parking at a checkpoint, not at parked_at
     size_t steps_from = 0;       // its steps when it last ran from a checkpoint
+    Barrier *barriers[kBarriersPerCore];  // every one it takes part in: barriers_of()
+    int barrier_count = 0;
   };
   struct Barrier {
+    Barrier() {}  // as Core()
     // What a participant did before it is ordered before what any does after
     // (not so for the start of a cluster's next task, which only takes turns).
     bool orders_memory = true;
@@ -103,7 +108,6 @@ class Scheduler {
   void declare_deadlock();
   std::string who_waits(const Barrier &b);
   Barrier &barrier_of(const CoreContext &c, BarrierScope scope);
-  static constexpr int kBarriersPerCore = static_cast<int>(BarrierScope::kScopeCount);
   int barriers_of(const CoreContext &c, Barrier *out[]);
   std::vector<Barrier> &group_of(BarrierScope scope);
   size_t group_index(const CoreContext &c, BarrierScope scope) const;

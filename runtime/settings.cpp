@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -41,6 +42,9 @@ constexpr const char *kKnown[] = {
 struct Problems {
   std::mutex mutex;
   std::map<std::string, std::string> invalid;  // by name: what is wrong with its value
+  // Whether `invalid` holds any: every launch reads its settings, and with
+  // none invalid, taking the lock to find nothing to erase is most of the cost.
+  std::atomic<bool> any_invalid{false};
 };
 Problems &problems() {
   static Problems p;
@@ -74,12 +78,15 @@ void setting_invalid(const char *name, const char *value, const std::string &val
   Problems &p = problems();
   std::lock_guard<std::mutex> lock(p.mutex);
   p.invalid[name] = fmt::format("{}='{}' is none of the valid values: {}", name, value, valid);
+  p.any_invalid.store(true, std::memory_order_release);
 }
 
 void setting_valid(const char *name) {
   Problems &p = problems();
+  if (!p.any_invalid.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(p.mutex);
   p.invalid.erase(name);
+  p.any_invalid.store(!p.invalid.empty(), std::memory_order_release);
 }
 
 int NamedChoice::index_of(const char *name) const {

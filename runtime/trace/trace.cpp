@@ -172,6 +172,8 @@ thread_local int t_op_first = -1;  // the first launch number of this thread's o
 
 }  // namespace
 
+bool active() { return state().started || log::trace().should_log(spdlog::level::trace); }
+
 bool wants(const char *kernel, int cluster, int core) {
   State &s = state();
   const bool to_log = log::trace().should_log(spdlog::level::trace);

@@ -17,6 +17,9 @@ namespace mlusim::trace {
 // at trace level, the filter admits it, and the launch selection does not
 // exclude the launch to come.
 bool wants(const char *kernel, int cluster, int core);
+// True when any core may record: tracing was started or the "trace" logger is
+// at trace level (a launch asks once, before wants() for each of its cores).
+bool active();
 
 // After a launch: logs the traced cores' timed steps and keeps them for the
 // exports (if the launch selection keeps this launch).
