@@ -289,10 +289,10 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
   const ScalarPrices scalar = timing::scalar_prices_of(p.spec);
   const int cpc = p.spec.cores_per_cluster;
   // The pages of NRAM, SRAM and WRAM are the same size on every core.
-  TouchedPages fitted[3];
-  fitted[static_cast<int>(Space::kNram)].fit(nram_usable(p.spec));
-  fitted[static_cast<int>(Space::kSram)].fit(sram_usable(p.spec));
-  fitted[static_cast<int>(Space::kWram)].fit(p.spec.wram_bytes);
+  unsigned page_shift[3];
+  page_shift[static_cast<int>(Space::kNram)] = TouchedPages::shift_for(nram_usable(p.spec));
+  page_shift[static_cast<int>(Space::kSram)] = TouchedPages::shift_for(sram_usable(p.spec));
+  page_shift[static_cast<int>(Space::kWram)] = TouchedPages::shift_for(p.spec.wram_bytes);
   for (int i = 0; i < static_cast<int>(cores.size()); ++i) {
     CoreContext &c = cores[i];
     c.launch = &shared;
@@ -319,7 +319,7 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     for (Space s : {Space::kNram, Space::kSram, Space::kWram})
       if (!c.is_mpu || s == Space::kSram)
         c.declared[static_cast<int>(s)] = shared.kernel_declared[static_cast<int>(s)];
-    for (int s = 0; s < 3; ++s) c.touched[s].shift = fitted[s].shift;
+    for (int s = 0; s < 3; ++s) c.touched[s].shift = page_shift[s];
   }
 }
 

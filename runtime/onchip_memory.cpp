@@ -18,6 +18,7 @@
 #include "runtime/asan.h"
 #include "runtime/logging.h"
 #include "runtime/settings.h"
+#include "runtime/team.h"
 
 namespace mlusim {
 namespace {
@@ -233,13 +234,9 @@ void Arena::begin_launch() {
   }
   size_t total = 0;
   for (Block *b : touched_) each_run(*b, [&](size_t lo, size_t hi) { total += hi - lo; });
-  if (total < kFillWorthThreads) {  // not even an OpenMP region of one thread: most launches
-    for (Block *b : touched_) refill(*b);
-  } else {
-    const auto count = static_cast<std::ptrdiff_t>(touched_.size());
-#pragma omp parallel for schedule(dynamic)
-    for (std::ptrdiff_t i = 0; i < count; ++i) refill(*touched_[static_cast<size_t>(i)]);
-  }
+  // Most launches refill too little to be worth a second thread.
+  run_each(touched_.size(), total < kFillWorthThreads ? 1 : omp_get_max_threads(),
+           [&](size_t i) { refill(*touched_[i]); });
   touched_.clear();
 }
 

@@ -11,6 +11,7 @@
 #include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/memory_fault.h"
 #include "runtime/race_check.h"
+#include "runtime/team.h"
 #include "runtime/watchdog.h"
 
 namespace mlusim {
@@ -64,17 +65,17 @@ std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
     // pool's idle threads (a futex call per launch) to tell them to stay idle.
     alive_workers_ = 1;
     work(core_main);
-    return first_fault_;
-  }
+  } else {
 #pragma omp parallel num_threads(workers)
-  {
     {
-      // The team may be smaller than asked (nested inside the caller's parallel
-      // region, or a thread limit): deadlock detection counts the real one.
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (alive_workers_ < 0) alive_workers_ = omp_get_num_threads();
+      {
+        // The team may be smaller than asked (nested inside the caller's parallel
+        // region, or a thread limit): deadlock detection counts the real one.
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (alive_workers_ < 0) alive_workers_ = omp_get_num_threads();
+      }
+      work(core_main);
     }
-    work(core_main);
   }
   return first_fault_;
 }
@@ -197,17 +198,10 @@ void Scheduler::run_parts_on_a_team(std::unique_lock<std::mutex> &lock) {
   part_queue_.clear();
   lock.unlock();
   const auto from = std::chrono::steady_clock::now();
-  const int threads = std::min(static_cast<int>(parts.size()), omp_get_max_threads());
-  const auto place = [this](int part) {
-    while (!checkpoint_->part(part)) {
+  run_each(parts.size(), omp_get_max_threads(), [&](size_t i) {
+    while (!checkpoint_->part(parts[i])) {
     }
-  };
-  if (threads == 1) {  // one replay: no region to wake the idle pool for (Scheduler::run)
-    for (const int part : parts) place(part);
-  } else {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-    for (size_t i = 0; i < parts.size(); ++i) place(parts[i]);
-  }
+  });
   const auto to = std::chrono::steady_clock::now();
   lock.lock();
   parts_ns_ += std::chrono::duration<double, std::nano>(to - from).count();

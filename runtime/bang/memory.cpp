@@ -116,9 +116,9 @@ WrittenBytes digest_of(const Segments &to, uint64_t bytes) {
 // both sides are contiguous, one element of up to 8 bytes, or bytes that
 // repeat every 8 as a fill's do (a compare that stops at the first byte that
 // does not); otherwise a digest of the destination's segments and the bytes
-// of each (XXH3: a copy into GDRAM pays a pass of it over its bytes, which
-// std::hash made a fifth of a psamask call), so that copies of the same bytes into the same range
-// by the same segments have the same one. Not known when the source meets an
+// of each (XXH3, a SIMD hash: every copy into GDRAM pays a pass of it over
+// its bytes), so that copies of the same bytes into the same range by the
+// same segments have the same one. Not known when the source meets an
 // async copy still to land (one queued before it on its pipe): its bytes are
 // not there yet.
 // Out of line: a launch with the race check off does not pay for its code.

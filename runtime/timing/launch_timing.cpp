@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "runtime/team.h"
 #include "runtime/timing/prices.h"
 
 namespace mlusim::timing {
@@ -85,18 +86,13 @@ LaunchTiming LaunchTimer::finish() {
   LaunchTiming t;
   const int replays = this->replays();
   double us[kMaxReplays];
-  const auto finish_one = [&](int r) {
-    std::vector<CoreTiming> cores = replays_[static_cast<size_t>(r)].finish(complete_);
+  // No more threads than the host gives OpenMP: five replays take turns on them.
+  const bool worth_threads = recorded() - placed_ >= kStepsWorthThreads;
+  run_each(static_cast<size_t>(replays), worth_threads ? omp_get_max_threads() : 1, [&](size_t r) {
+    std::vector<CoreTiming> cores = replays_[r].finish(complete_);
     us[r] = device_time_us(cores, spec_, kReplays[r].estimates);
     if (r == 0) t.cores = std::move(cores);  // the first keeps the trace events
-  };
-  if (replays == 1 || recorded() - placed_ < kStepsWorthThreads) {  // no OpenMP region: it allocates
-    for (int r = 0; r < replays; ++r) finish_one(r);
-  } else {
-    // No more threads than the host gives OpenMP: five replays take turns on them.
-#pragma omp parallel for num_threads(std::min(replays, omp_get_max_threads())) schedule(dynamic, 1)
-    for (int r = 0; r < replays; ++r) finish_one(r);
-  }
+  });
   // The bar spans every replay: where atomics contend, an estimate at its
   // unfavourable end can reorder them into a shorter launch.
   t.us = us[0];

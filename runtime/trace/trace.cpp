@@ -170,14 +170,17 @@ std::string describe(const Selection &sel) {
 
 thread_local int t_op_first = -1;  // the first launch number of this thread's operator call
 
+// Whether the "trace" logger takes every traced step (it is at trace level).
+bool logs_steps() { return log::trace().should_log(spdlog::level::trace); }
+
 }  // namespace
 
-bool active() { return state().started || log::trace().should_log(spdlog::level::trace); }
+bool active() { return state().started || logs_steps(); }
 
 bool wants(const char *kernel, int cluster, int core) {
+  if (!active()) return false;
   State &s = state();
-  const bool to_log = log::trace().should_log(spdlog::level::trace);
-  if (!s.started && !to_log) return false;
+  const bool to_log = logs_steps();
   std::lock_guard<std::mutex> lock(s.mutex);
   const Filter &f = s.filter;
   const bool admitted = (f.kernel.empty() || std::strstr(kernel, f.kernel.c_str()) != nullptr) &&
@@ -190,9 +193,9 @@ bool wants(const char *kernel, int cluster, int core) {
 void collect(const char *kernel, const DeviceSpec &spec, const mlusimReport_t &report,
              double start_us, const std::vector<CoreContext> &cores,
              const std::vector<timing::CoreTiming> &timings) {
+  if (!active()) return;
   State &s = state();
-  const bool to_log = log::trace().should_log(spdlog::level::trace);
-  if (!s.started && !to_log) return;
+  const bool to_log = logs_steps();
   std::lock_guard<std::mutex> lock(s.mutex);
   const int number = s.started ? s.counted++ : -1;
   size_t events = 0;

@@ -281,9 +281,11 @@ struct TouchedPages {
   unsigned shift = kSmallestShift;  // a page is 2^shift bytes: the space in kPages - 1 of them
   uint8_t page[kPages] = {};
 
-  // The page size for a space of `capacity` bytes.
-  void fit(size_t capacity) {
-    while ((capacity >> shift) + 1 >= kPages) ++shift;
+  // The page size (its log2) for a space of `capacity` bytes.
+  static constexpr unsigned shift_for(size_t capacity) {
+    unsigned s = kSmallestShift;
+    while ((capacity >> s) + 1 >= kPages) ++s;
+    return s;
   }
   // [off, off + bytes), with off inside the space: its first and last page
   // (what a scalar element or a short operand spans), and those between.
