@@ -312,6 +312,7 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     // slow path, which skips the instruction (runtime/memory_core.h).
     c.nram = c.is_mpu ? mem.memory_core_scratch(Space::kNram, c.physical_cluster) : mem.nram(i);
     c.nram_capacity = nram_usable(p.spec);
+    c.pending.watch_nram(c.nram, c.nram_capacity);
     c.wram = c.is_mpu ? mem.memory_core_scratch(Space::kWram, c.physical_cluster) : mem.wram(i);
     c.wram_capacity = p.spec.wram_bytes;
     c.sram = mem.sram(c.physical_cluster);

@@ -129,6 +129,25 @@ bool check_fill(CoreContext &c, const char *op, const Segments &range, Pipe own)
 
 namespace {
 
+// The first granule of [first, last] whose mark holds `epoch`, or last + 1.
+// Almost every mark an async copy's range holds is of an older epoch: eight
+// at a time in two vector compares (GCC and Clang vectorise no loop of this).
+uintptr_t first_marked(const uint32_t *marks, uintptr_t first, uintptr_t last, uint32_t epoch) {
+  using Four = uint32_t __attribute__((vector_size(16)));
+  uintptr_t g = first;
+  for (; g <= last && last - g >= 7; g += 8) {
+    Four a, b;
+    std::memcpy(&a, marks + g, sizeof a);
+    std::memcpy(&b, marks + g + 4, sizeof b);
+    const auto hits = (a == epoch) | (b == epoch);  // a lane of ones where a mark holds it
+    uint64_t lanes[2];
+    std::memcpy(lanes, &hits, sizeof lanes);
+    if ((lanes[0] | lanes[1]) != 0) break;
+  }
+  while (g <= last && marks[g] != epoch) ++g;
+  return g;
+}
+
 // The first NRAM bytes of `s` whose marks hold `epoch`, as [*lo, *hi) of 4-byte
 // granules' bytes.
 bool marked(const CoreContext &c, const uint32_t *marks, const Segments &s, uint32_t epoch,
@@ -138,13 +157,12 @@ bool marked(const CoreContext &c, const uint32_t *marks, const Segments &s, uint
   for (size_t i = 0; i < segments && s.bytes > 0; ++i) {
     const uintptr_t first = (s.lo + i * s.stride - nram) >> 2;
     const uintptr_t last = (s.lo + i * s.stride + s.bytes - 1 - nram) >> 2;
-    for (uintptr_t g = first; g <= last; ++g)
-      if (marks[g] == epoch) {
-        uintptr_t end = g + 1;
-        while (end <= last && marks[end] == epoch) ++end;
-        *lo = nram + 4 * g, *hi = nram + 4 * end;
-        return true;
-      }
+    const uintptr_t g = first_marked(marks, first, last, epoch);
+    if (g > last) continue;
+    uintptr_t end = g + 1;
+    while (end <= last && marks[end] == epoch) ++end;
+    *lo = nram + 4 * g, *hi = nram + 4 * end;
+    return true;
   }
   return false;
 }

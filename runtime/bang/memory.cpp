@@ -65,14 +65,7 @@ template <typename Picks>
 void land_picked(CoreContext &c, const Picks &lands) {
   thread_local std::vector<PendingCopy> landing;  // a core does not yield while copies land
   landing.clear();
-  auto kept = c.pending.begin();
-  for (auto it = c.pending.begin(); it != c.pending.end(); ++it) {
-    if (lands(*it))
-      landing.push_back(*it);
-    else
-      *kept++ = *it;
-  }
-  c.pending.erase(kept, c.pending.end());
+  c.pending.take(lands, landing);
   for (const PendingCopy &p : landing) move_data(c, p.op, p.dst, p.src);
 }
 
@@ -209,10 +202,9 @@ struct CopySides {
                                                 const Segments &from, bool async) {
   if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
   bool ordered = false;
-  if (!c.pending.empty()) {
+  if (c.pending.may_meet(from.lo, from.hi()))
     ordered |= hazard_check(c, label, from, false, d.pipe);
-    ordered |= hazard_check(c, label, to, true, d.pipe);
-  }
+  if (c.pending.may_meet(to.lo, to.hi())) ordered |= hazard_check(c, label, to, true, d.pipe);
   if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, to, from, d.pipe);
   if (async && c.scalar_marked)
     scalar_mark_check(c, label, to, d.dst == Space::kNram, from, d.src == Space::kNram);
@@ -231,7 +223,7 @@ struct CopySides {
   issue(c, copy_step(c, op, mlusimDirectionName(dir), d, s.to, s.from, async, ordered));
   log_copy_destination(c, d.dst, s.to, s.from, label);
   if (async)
-    c.pending.push_back(PendingCopy{s.to, s.from, d.pipe, label, c.where, c.issued});
+    c.pending.push(PendingCopy{s.to, s.from, d.pipe, label, c.where, c.issued});
   else
     move_data(c, label, s.to, s.from);
 }
@@ -379,7 +371,7 @@ void indexed_copy(const char *op, const IndexedCopy &x) {
     const Segments t = x.scatter ? indexed_at(i) : packed_at(i);
     const Segments f = x.scatter ? packed_at(i) : indexed_at(i);
     if (x.async)
-      c.pending.push_back(PendingCopy{t, f, d.pipe, op, c.where, c.issued});
+      c.pending.push(PendingCopy{t, f, d.pipe, op, c.where, c.issued});
     else
       std::memmove(reinterpret_cast<void *>(t.lo), reinterpret_cast<const void *>(f.lo), x.size);
   }

@@ -118,6 +118,78 @@ struct PendingCopy {
   uint64_t seq;       // its instruction number on this core
 };
 
+// The async copies a core issued that no fence has landed yet, in issue
+// order, and bounds of the bytes they reach: one inside the core's NRAM, one
+// outside it (a single bound would span from NRAM to GDRAM while a load and a
+// store are both in flight). An access outside the bounds meets none of them,
+// so the hazard check need not walk the queue: in a ping-pong, every vector
+// instruction runs beside the next tile's copies. An emptied queue forgets
+// its bounds.
+class CopiesInFlight {
+ public:
+  // The core's NRAM, set before its first copy (until then, every byte is
+  // outside it: still a bound, only a wider one).
+  void watch_nram(const void *nram, size_t bytes) {
+    nram_ = reinterpret_cast<uintptr_t>(nram), nram_bytes_ = bytes;
+  }
+  bool empty() const { return copies_.empty(); }
+  size_t size() const { return copies_.size(); }
+  const PendingCopy &operator[](size_t i) const { return copies_[i]; }
+  auto begin() const { return copies_.begin(); }
+  auto end() const { return copies_.end(); }
+
+  void push(const PendingCopy &p) {
+    copies_.push_back(p);
+    reach(p.dst);
+    reach(p.src);
+  }
+  // Moves the copies `lands` picks to `out`, in issue order.
+  template <typename Picks>
+  void take(const Picks &lands, std::vector<PendingCopy> &out) {
+    auto kept = copies_.begin();
+    for (const PendingCopy &p : copies_) {
+      if (lands(p))
+        out.push_back(p);
+      else
+        *kept++ = p;
+    }
+    copies_.erase(kept, copies_.end());
+    if (copies_.empty()) forget_reach();
+  }
+  void clear() {
+    copies_.clear();
+    forget_reach();
+  }
+  // Whether [lo, hi) may meet a copy in flight (false: it meets none).
+  bool may_meet(uintptr_t lo, uintptr_t hi) const {
+    if (lo - nram_ < nram_bytes_ && hi - nram_ <= nram_bytes_) return in_nram_.meets(lo, hi);
+    return in_nram_.meets(lo, hi) || elsewhere_.meets(lo, hi);
+  }
+
+ private:
+  struct Bound {
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    void add(uintptr_t l, uintptr_t h) {
+      if (l < lo) lo = l;
+      if (h > hi) hi = h;
+    }
+    bool meets(uintptr_t l, uintptr_t h) const { return l < hi && lo < h; }
+  };
+  // A side partly in NRAM widens both bounds: an access inside NRAM looks at
+  // the NRAM bound alone.
+  void reach(const Segments &s) {
+    const uintptr_t lo = s.lo, hi = s.hi();
+    if (lo < nram_ + nram_bytes_ && nram_ < hi) in_nram_.add(lo, hi);
+    if (lo < nram_ || hi > nram_ + nram_bytes_) elsewhere_.add(lo, hi);
+  }
+  void forget_reach() { in_nram_ = elsewhere_ = Bound{}; }
+
+  std::vector<PendingCopy> copies_;
+  uintptr_t nram_ = 0;
+  size_t nram_bytes_ = 0;
+  Bound in_nram_, elsewhere_;
+};
+
 // The instructions of one compute pipe (vector or tensor) since the last
 // fence that waited for it, for the compute/copy hazards (BANG C guide
 // 3.3.5.1 D, E, F): an async copy starts without waiting for them. The last
@@ -431,7 +503,7 @@ struct CoreContext {
   double atomic_elems = 0;
   uint32_t hazards_resolved = 0;  // pipe hazards resolved as the board does
 
-  std::vector<PendingCopy> pending;  // in issue order
+  CopiesInFlight pending;
   ComputeWindow compute[2];          // vector, tensor
   // The last intrinsic issued, for the watchdog's report (read by its thread).
   std::atomic<const char *> last_op{nullptr};
@@ -641,17 +713,19 @@ inline void require_vector_operand(const CoreContext &c, const char *op, const c
 // Reading or writing a range an unfenced async copy still owns is a hazard
 // when the access comes from another pipe than the copy's (`own` is the
 // accessing copy's DMA pipe, or kPipeCount for any other instruction).
+inline void check_access(CoreContext &c, const char *op, const void *p, size_t bytes,
+                         bool write, Pipe own = kPipeCount) {
+  const auto lo = reinterpret_cast<uintptr_t>(p);
+  if (c.pending.may_meet(lo, lo + bytes))
+    detail::hazard_check(c, op, Segments{lo, bytes, bytes, 1}, write, own);
+}
 inline void check_read(CoreContext &c, const char *op, const void *p, size_t bytes,
                        Pipe own = kPipeCount) {
-  if (!c.pending.empty())
-    detail::hazard_check(c, op, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, false,
-                         own);
+  check_access(c, op, p, bytes, false, own);
 }
 inline void check_write(CoreContext &c, const char *op, const void *p, size_t bytes,
                         Pipe own = kPipeCount) {
-  if (!c.pending.empty())
-    detail::hazard_check(c, op, Segments{reinterpret_cast<uintptr_t>(p), bytes, bytes, 1}, true,
-                         own);
+  check_access(c, op, p, bytes, true, own);
 }
 
 }  // namespace mlusim
