@@ -390,8 +390,8 @@ std::string run_tasks(const LaunchPlan &p, const Schedule &schedule, RaceMode ra
       c.pending.clear();  // a faulted task's copies never land: the launch failed
       detail::forget_scalar_runs(c);
     }
-  }, !worth_a_team(p.name), checkpoint ? &*checkpoint : nullptr);
-  note_cores_busy(p.name, scheduler.cores_busy_us());
+  }, !worth_a_team(p.name, scheduler.team_size()), checkpoint ? &*checkpoint : nullptr);
+  note_launch(p.name, scheduler.workers(), scheduler.cores_busy_us(), scheduler.wall_us());
   end_scalar_marks(cores);
   layout.note_initialised();
   mem.keep_touched(cores);

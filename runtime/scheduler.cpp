@@ -53,17 +53,20 @@ Scheduler::Scheduler(std::vector<CoreContext> &cores, std::vector<std::vector<in
   }
 }
 
+int Scheduler::team_size() const {
+  if (picker_.one_worker()) return 1;
+  return std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
+}
+
 std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
                            bool on_one_worker, Checkpoint *checkpoint) {
   checkpoint_ = checkpoint;
-  const int workers =
-      picker_.one_worker() || on_one_worker
-          ? 1
-          : std::max(1, std::min(static_cast<int>(units_.size()), omp_get_max_threads()));
+  const auto from = std::chrono::steady_clock::now();
+  const int workers = on_one_worker ? 1 : team_size();
   if (workers == 1) {
     // No OpenMP region, not even an inactive one: entering one wakes the
     // pool's idle threads (a futex call per launch) to tell them to stay idle.
-    alive_workers_ = 1;
+    alive_workers_ = workers_ = 1;
     work(core_main);
   } else {
 #pragma omp parallel num_threads(workers)
@@ -72,11 +75,13 @@ std::string Scheduler::run(const std::function<void(CoreContext &)> &core_main,
         // The team may be smaller than asked (nested inside the caller's parallel
         // region, or a thread limit): deadlock detection counts the real one.
         std::lock_guard<std::mutex> lock(mutex_);
-        if (alive_workers_ < 0) alive_workers_ = omp_get_num_threads();
+        if (alive_workers_ < 0) alive_workers_ = workers_ = omp_get_num_threads();
       }
       work(core_main);
     }
   }
+  wall_ns_ = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - from)
+                 .count();
   return first_fault_;
 }
 

@@ -51,9 +51,15 @@ class Scheduler {
   // returns the first fault message, or "" if none.
   std::string run(const std::function<void(CoreContext &)> &core_main, bool on_one_worker,
                   Checkpoint *checkpoint = nullptr);
+  // The workers a run on a team would have (1 where the schedule allows one).
+  int team_size() const;
   // The host time the workers of the last run() spent running cores and
   // switching between them (their waits and checkpoints left out), summed.
   double cores_busy_us() const { return (busy_ns_ - parts_ns_) / 1e3; }
+  // The last run()'s workers, and its wall time with its workers' share of
+  // the checkpoints left out.
+  int workers() const { return workers_; }
+  double wall_us() const { return (wall_ns_ - parts_ns_ / workers_) / 1e3; }
 
   // Inside a core: wait until every participant of the scope arrives.
   void barrier(CoreContext &c, BarrierScope scope, const char *op);
@@ -123,7 +129,8 @@ class Scheduler {
   std::condition_variable wake_;
   std::atomic<bool> aborted_{false};
   std::string first_fault_;
-  double busy_ns_ = 0;
+  double busy_ns_ = 0, wall_ns_ = 0;
+  int workers_ = 1;
   Checkpoint *checkpoint_ = nullptr;
   size_t at_checkpoint_ = 0;         // cores stopped there
   std::deque<int> part_queue_;       // parts of the checkpoint under way to take
