@@ -202,9 +202,10 @@ struct CopySides {
                                                 const Segments &from, bool async) {
   if (!async && !c.pending.empty()) land_copies(c, bit(d.pipe));
   bool ordered = false;
-  if (c.pending.may_meet(from.lo, from.hi()))
+  if (c.pending.may_meet(from.lo, from.hi(), false))
     ordered |= hazard_check(c, label, from, false, d.pipe);
-  if (c.pending.may_meet(to.lo, to.hi())) ordered |= hazard_check(c, label, to, true, d.pipe);
+  if (c.pending.may_meet(to.lo, to.hi(), true))
+    ordered |= hazard_check(c, label, to, true, d.pipe);
   if (async && !compute_fenced(c)) ordered |= compute_hazard_check(c, label, to, from, d.pipe);
   if (async && c.scalar_marked)
     scalar_mark_check(c, label, to, d.dst == Space::kNram, from, d.src == Space::kNram);

@@ -119,12 +119,13 @@ struct PendingCopy {
 };
 
 // The async copies a core issued that no fence has landed yet, in issue
-// order, and bounds of the bytes they reach: one inside the core's NRAM, one
-// outside it (a single bound would span from NRAM to GDRAM while a load and a
-// store are both in flight). An access outside the bounds meets none of them,
-// so the hazard check need not walk the queue: in a ping-pong, every vector
-// instruction runs beside the next tile's copies. An emptied queue forgets
-// its bounds.
+// order, and bounds of the bytes they reach: of what they write and of what
+// they read, each inside the core's NRAM and outside it (one bound would span
+// from NRAM to GDRAM while a load and a store are both in flight, and over
+// the tile between a ping-pong's load and store buffers). An access outside
+// the bounds meets none of them, so the hazard check need not walk the queue:
+// in a ping-pong, every vector instruction runs beside the next tile's
+// copies. An emptied queue forgets its bounds.
 class CopiesInFlight {
  public:
   // The core's NRAM, set before its first copy (until then, every byte is
@@ -140,8 +141,8 @@ class CopiesInFlight {
 
   void push(const PendingCopy &p) {
     copies_.push_back(p);
-    reach(p.dst);
-    reach(p.src);
+    written_.add(p.dst, nram_, nram_bytes_);
+    read_.add(p.src, nram_, nram_bytes_);
   }
   // Moves the copies `lands` picks to `out`, in issue order.
   template <typename Picks>
@@ -160,10 +161,11 @@ class CopiesInFlight {
     copies_.clear();
     forget_reach();
   }
-  // Whether [lo, hi) may meet a copy in flight (false: it meets none).
-  bool may_meet(uintptr_t lo, uintptr_t hi) const {
-    if (lo - nram_ < nram_bytes_ && hi - nram_ <= nram_bytes_) return in_nram_.meets(lo, hi);
-    return in_nram_.meets(lo, hi) || elsewhere_.meets(lo, hi);
+  // Whether reading (writing) [lo, hi) may meet a copy in flight: what a copy
+  // writes (or, for a write, reads). False: it meets none.
+  bool may_meet(uintptr_t lo, uintptr_t hi, bool write) const {
+    const bool in_nram = lo - nram_ < nram_bytes_ && hi - nram_ <= nram_bytes_;
+    return written_.meets(lo, hi, in_nram) || (write && read_.meets(lo, hi, in_nram));
   }
 
  private:
@@ -175,19 +177,25 @@ class CopiesInFlight {
     }
     bool meets(uintptr_t l, uintptr_t h) const { return l < hi && lo < h; }
   };
-  // A side partly in NRAM widens both bounds: an access inside NRAM looks at
-  // the NRAM bound alone.
-  void reach(const Segments &s) {
-    const uintptr_t lo = s.lo, hi = s.hi();
-    if (lo < nram_ + nram_bytes_ && nram_ < hi) in_nram_.add(lo, hi);
-    if (lo < nram_ || hi > nram_ + nram_bytes_) elsewhere_.add(lo, hi);
-  }
-  void forget_reach() { in_nram_ = elsewhere_ = Bound{}; }
+  // One side of the copies: a side partly in NRAM widens both bounds, and an
+  // access inside NRAM looks at the NRAM bound alone.
+  struct Reach {
+    Bound in_nram, elsewhere;
+    void add(const Segments &s, uintptr_t nram, size_t nram_bytes) {
+      const uintptr_t lo = s.lo, hi = s.hi();
+      if (lo < nram + nram_bytes && nram < hi) in_nram.add(lo, hi);
+      if (lo < nram || hi > nram + nram_bytes) elsewhere.add(lo, hi);
+    }
+    bool meets(uintptr_t lo, uintptr_t hi, bool inside_nram) const {
+      return in_nram.meets(lo, hi) || (!inside_nram && elsewhere.meets(lo, hi));
+    }
+  };
+  void forget_reach() { written_ = read_ = Reach{}; }
 
   std::vector<PendingCopy> copies_;
   uintptr_t nram_ = 0;
   size_t nram_bytes_ = 0;
-  Bound in_nram_, elsewhere_;
+  Reach written_, read_;
 };
 
 // The instructions of one compute pipe (vector or tensor) since the last
@@ -716,7 +724,7 @@ inline void require_vector_operand(const CoreContext &c, const char *op, const c
 inline void check_access(CoreContext &c, const char *op, const void *p, size_t bytes,
                          bool write, Pipe own = kPipeCount) {
   const auto lo = reinterpret_cast<uintptr_t>(p);
-  if (c.pending.may_meet(lo, lo + bytes))
+  if (c.pending.may_meet(lo, lo + bytes, write))
     detail::hazard_check(c, op, Segments{lo, bytes, bytes, 1}, write, own);
 }
 inline void check_read(CoreContext &c, const char *op, const void *p, size_t bytes,

@@ -170,7 +170,7 @@ template <unsigned kAccess>
   } else {
     scalar_elsewhere(c, op, where, address, bytes, kAccess, bits);
   }
-  if (c.pending.may_meet(address, address + bytes)) [[unlikely]]
+  if (c.pending.may_meet(address, address + bytes, (kAccess & kScalarStore) != 0)) [[unlikely]]
     scalar_in_flight(c, where, address, bytes, (kAccess & kScalarStore) != 0);
 }
 
