@@ -100,9 +100,11 @@ class Arena {
   void map(const DeviceSpec &s);
   void begin_launch();
   void keep_touched(const std::vector<CoreContext> &cores);
+  AddressRange address_space() const {
+    return AddressRange{reinterpret_cast<uintptr_t>(map_), map_bytes_};
+  }
   void stray_store(uintptr_t addr) {
-    const auto lo = reinterpret_cast<uintptr_t>(map_);
-    if (addr - lo < map_bytes_) stray_store_ = true;
+    if (address_space().holds(addr)) stray_store_ = true;
   }
   void declared(Block &b, size_t end);
   Block &block(Space space, int index) {
@@ -358,5 +360,7 @@ void OnchipMemory::keep_touched(const std::vector<CoreContext> &cores) const {
 }
 
 void onchip_stray_store(uintptr_t addr) { g_arena.stray_store(addr); }
+
+AddressRange onchip_address_space() { return g_arena.address_space(); }
 
 }  // namespace mlusim

@@ -57,6 +57,9 @@ void onchip_declared(const CoreContext &c, Space space, size_t start, size_t byt
 // another core's on-chip memory, the next launch refills all of it.
 void onchip_stray_store(uintptr_t addr);
 
+// Where every core's and cluster's on-chip memory lies in the host's address space.
+AddressRange onchip_address_space();
+
 // If addr lies in the on-chip memory's address space, says what is there
 // ("cluster 0 core 1's NRAM reserve +0x10 ...") and returns true.
 bool onchip_describe(uintptr_t addr, std::string *what);

@@ -27,6 +27,19 @@ AddressRange classify(const GdramSnapshot &allocations, uintptr_t a, bool *gdram
   return AddressRange{0, gap_end};
 }
 
+// The part of `range` on a's side of `hole` (a lies in range, not in hole).
+AddressRange without(AddressRange range, const AddressRange &hole, uintptr_t a) {
+  const uintptr_t end = range.lo + range.bytes;
+  if (hole.lo > a && hole.lo < end) return AddressRange{range.lo, hole.lo - range.lo};
+  const uintptr_t hole_end = hole.lo + hole.bytes;
+  if (hole_end <= a && hole_end > range.lo) return AddressRange{hole_end, end - hole_end};
+  return range;
+}
+
+// Where `a` lies. The stretch it finds without device memory (the stack, the
+// host's data) is remembered without the on-chip memory's address space, so
+// that an access there is inline (scalar_touch) and never another core's
+// on-chip memory.
 Place place_of(CoreContext &c, uintptr_t a) {
   if (a - reinterpret_cast<uintptr_t>(c.sram) < c.sram_capacity) return Place::kSram;
   if (a - reinterpret_cast<uintptr_t>(c.wram) < c.wram_capacity) return Place::kWram;
@@ -41,7 +54,8 @@ Place place_of(CoreContext &c, uintptr_t a) {
     bool gdram = false;
     range = classify(*c.gdram, a, &gdram);
     if (!gdram) {
-      c.last_elsewhere = range;
+      const AddressRange onchip = onchip_address_space();
+      if (!onchip.holds(a)) c.last_elsewhere = without(range, onchip, a);
       return Place::kElsewhere;
     }
     hit = end - 1;  // the oldest makes room

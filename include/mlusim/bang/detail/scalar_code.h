@@ -167,6 +167,8 @@ template <unsigned kAccess>
   } else if (c.recent_gdram[0].holds(address) || c.recent_gdram[1].holds(address)) {
     charge_scalar_gdram(c, address, bytes, kAccess);
     log_scalar(c, op, where, address, bytes, kAccess, bits, Space::kGdram);
+  } else if (c.last_elsewhere.holds(address)) {  // the stack: the device keeps it in NRAM
+    c.scalar_cycles += charged_accesses(kAccess) * c.scalar_prices.onchip;
   } else {
     scalar_elsewhere(c, op, where, address, bytes, kAccess, bits);
   }
