@@ -7,9 +7,9 @@
 namespace mlusim {
 namespace {
 
-// What a team costs a kernel until one of its launches ran on one: waking
-// and joining a team of two measured 15-25 us on the 2-core development
-// machine.
+// What a team is taken to cost a kernel before any of its launches ran on
+// one: waking and joining a team of two measured 15-25 us on the 2-core
+// development machine.
 constexpr double kFirstTeamCostUs = 25;
 // A kernel kept off the team by what its last team cost tries one again
 // after this many launches: that cost may have been a spike (the first

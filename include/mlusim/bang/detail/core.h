@@ -175,7 +175,7 @@ class CopiesInFlight {
       if (l < lo) lo = l;
       if (h > hi) hi = h;
     }
-    bool meets(uintptr_t l, uintptr_t h) const { return l < hi && lo < h; }
+    bool meets(uintptr_t l, uintptr_t h) const { return overlaps(l, h, lo, hi); }
   };
   // One side of the copies: a side partly in NRAM widens both bounds, and an
   // access inside NRAM looks at the NRAM bound alone.
