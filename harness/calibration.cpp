@@ -33,6 +33,9 @@ constexpr const char *kPr659 =
 constexpr const char *kPr1094 =
     "mlu-ops PR #1094, gtest log on MLU590-H8: abs, the in-tree case_0 (BLOCK, 10 tasks), "
     "whole microseconds";
+constexpr const char *kPr461 =
+    "mlu-ops PR #461 (also #523, #524), performance table on MLU590-M9, whole microseconds: "
+    "the operator's first kernel, which later commits rename and re-type but do not rework";
 constexpr const char *kLabX =
     "the course's lab 5.2 (exp_5_2_matmul_opt) reference run on MLU370-X8 and X4 at 1000 MHz, "
     "M=128 N=256 K=128 (github.com/Yuichi1001/2024-AICS-EXP at 689d063, README)";
@@ -40,27 +43,54 @@ constexpr const char *kLabM8 =
     "the same lab run on MLU370-M8 at 1300 MHz with K=256 (github.com/kolp323/"
     "Cambricon-MLU-Kernel-Labs at 193ee45, matmul_optimization/README.md)";
 
-// three_interpolate_forward's case as mlu-ops' harness reads it: features
-// [b, c, m], indices and weights [b, n, 3], output [b, c, n], random data.
+// One tensor of a case file as mlu-ops' harness reads it, with its data
+// (random_data(), or "" for an output).
+std::string case_tensor(const char *kind, const char *id, const std::vector<int> &dims,
+                        const char *type, const std::string &data) {
+  std::string text = fmt::format("{} {{\n  id: \"{}\"\n  shape: {{\n", kind, id);
+  for (int d : dims) text += fmt::format("    dims: {}\n", d);
+  return text + fmt::format("  }}\n  layout: LAYOUT_ARRAY\n  dtype: {}\n{}}}\n", type, data);
+}
+
+// Uniform random data in [low, high], as mlu-ops' generator writes it.
+std::string random_data(double low, double high, int seed = 23) {
+  return fmt::format("  random_data: {{\n    seed: {}\n    upper_bound: {}\n    lower_bound: {}\n"
+                     "    distribution: UNIFORM\n  }}\n",
+                     seed, high, low);
+}
+
+// three_interpolate_forward's case: features [b, c, m], indices and weights
+// [b, n, 3], output [b, c, n], random data.
 std::string three_interpolate_case(int b, int c, int m, int n, const char *dtype) {
-  const auto tensor = [](const char *kind, const char *id, std::vector<int> dims,
-                         const char *type, const std::string &data) {
-    std::string text = fmt::format("{} {{\n  id: \"{}\"\n  shape: {{\n", kind, id);
-    for (int d : dims) text += fmt::format("    dims: {}\n", d);
-    return text + fmt::format("  }}\n  layout: LAYOUT_ARRAY\n  dtype: {}\n{}}}\n", type, data);
-  };
-  const auto random = [](double low, double high) {
-    return fmt::format("  random_data: {{\n    seed: 23\n    upper_bound: {}\n    lower_bound: {}\n"
-                       "    distribution: UNIFORM\n  }}\n",
-                       high, low);
-  };
   return "op_name: \"three_interpolate_forward\"\n" +
-         tensor("input", "input", {b, c, m}, dtype, random(0, 100)) +
-         tensor("input", "idx", {b, n, 3}, "DTYPE_INT32", random(0, m - 1)) +
-         tensor("input", "weight", {b, n, 3}, dtype, random(0, 1)) +
-         tensor("output", "output", {b, c, n}, dtype, "") +
+         case_tensor("input", "input", {b, c, m}, dtype, random_data(0, 100)) +
+         case_tensor("input", "idx", {b, n, 3}, "DTYPE_INT32", random_data(0, m - 1)) +
+         case_tensor("input", "weight", {b, n, 3}, dtype, random_data(0, 1)) +
+         case_tensor("output", "output", {b, c, n}, dtype, "") +
          "test_param: {\n  error_func: DIFF1\n  error_func: DIFF2\n  error_threshold: 0.003\n"
          "  error_threshold: 0.003\n  baseline_device: CPU\n}\n";
+}
+
+// moe_dispatch_backward_data's case, float: gates, indices and locations
+// [samples], dispatch [experts * capacity, hidden], grad_input [samples,
+// hidden]. Every sample is routed (an expert in [0, experts), a location in
+// [0, capacity)), as the published efficiencies say: a sample routed nowhere
+// moves no data.
+std::string moe_backward_data_case(int samples, int hidden, int capacity, int experts) {
+  return "op_name: \"moe_dispatch_backward_data\"\n" +
+         case_tensor("input", "gates", {samples}, "DTYPE_FLOAT", random_data(0, 1, 21)) +
+         case_tensor("input", "indices", {samples}, "DTYPE_INT32",
+                     random_data(0, experts - 1, 23)) +
+         case_tensor("input", "locations", {samples}, "DTYPE_INT32",
+                     random_data(0, capacity - 1, 24)) +
+         case_tensor("input", "dispatch", {experts * capacity, hidden}, "DTYPE_FLOAT",
+                     random_data(-1, 1, 25)) +
+         case_tensor("output", "grad_input", {samples, hidden}, "DTYPE_FLOAT", "") +
+         fmt::format("moe_dispatch_backward_data_param: {{\n  samples: {}\n  capacity: {}\n"
+                     "  hidden: {}\n  num_experts: {}\n}}\n",
+                     samples, capacity, hidden, experts) +
+         "test_param: {\n  error_func: DIFF3\n  error_threshold: 0.0\n"
+         "  baseline_device: CPU\n}\n";
 }
 
 // What the fitted cases set (the labels their `fits` name), in the order the
@@ -125,6 +155,15 @@ std::vector<Case> all_cases() {
   v.push_back(mluops("masked_im2col_forward case_1 (14x14 kernel)", "MLU590-M9", "mtp_592", 11,
                      kPr659, kHeldOut, "masked_im2col_forward",
                      "masked_im2col_forward/test_case/case_1.prototxt", ""));
+  const auto moe = [&](int samples, int hidden, int capacity, double us) {
+    v.push_back(mluops(fmt::format("moe_dispatch_backward_data float, samples {}, hidden {}, "
+                                   "capacity {}, 2 experts",
+                                   samples, hidden, capacity),
+                       "MLU590-M9", "mtp_592", us, kPr461, kHeldOut, "moe_dispatch_backward_data",
+                       "", moe_backward_data_case(samples, hidden, capacity, 2)));
+  };
+  moe(4608, 1024, 2880, 106);
+  moe(18432, 512, 11520, 350);
   v.push_back(mluops("abs case_0 (10,000 floats: the launch floor)", "MLU590-H8", "mtp_592", 2,
                      kPr1094, kLaunchMlu300, "abs", "abs/test_case/case_0.prototxt", ""));
   const auto lab = [&](std::string name, const char *board, double ms, const char *citation,

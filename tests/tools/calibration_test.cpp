@@ -52,23 +52,47 @@ TEST(Calibration, ThePublishedCasesAreThereOnTheirBoards) {
   }
 }
 
+// The dims of tensor `id` in a case file, space-separated.
+std::string dims_of(const std::string &text, const std::string &id) {
+  const size_t at = text.find("id: \"" + id + "\"");
+  if (at == std::string::npos) return "no tensor " + id;
+  std::string dims;
+  for (size_t p = text.find("dims: ", at); p < text.find("layout", at);
+       p = text.find("dims: ", p + 1))
+    dims += text.substr(p + 6, text.find('\n', p) - p - 6) + " ";
+  return dims;
+}
+
 TEST(Calibration, TheCaseFileHoldsThePublishedShapes) {
   const std::string &text =
       named("three_interpolate_forward float [16,128,1024] N=4096", "MLU270").prototxt;
-  const auto dims_of = [&](const std::string &id) {
-    const size_t at = text.find("id: \"" + id + "\"");
-    std::string dims;
-    for (size_t p = text.find("dims: ", at); p < text.find("layout", at);
-         p = text.find("dims: ", p + 1))
-      dims += text.substr(p + 6, text.find('\n', p) - p - 6) + " ";
-    return dims;
-  };
-  EXPECT_EQ(dims_of("input"), "16 128 1024 ");
-  EXPECT_EQ(dims_of("idx"), "16 4096 3 ");
-  EXPECT_EQ(dims_of("weight"), "16 4096 3 ");
-  EXPECT_EQ(dims_of("output"), "16 128 4096 ");
+  EXPECT_EQ(dims_of(text, "input"), "16 128 1024 ");
+  EXPECT_EQ(dims_of(text, "idx"), "16 4096 3 ");
+  EXPECT_EQ(dims_of(text, "weight"), "16 4096 3 ");
+  EXPECT_EQ(dims_of(text, "output"), "16 128 4096 ");
   EXPECT_NE(text.find("dtype: DTYPE_FLOAT"), std::string::npos);
   EXPECT_NE(text.find("op_name: \"three_interpolate_forward\""), std::string::npos);
+}
+
+TEST(Calibration, TheMoeCaseRoutesEverySampleAsPublished) {
+  const Case &moe = named(
+      "moe_dispatch_backward_data float, samples 18432, hidden 512, capacity 11520, 2 experts",
+      "MLU590-M9");
+  EXPECT_EQ(moe.published_low, 350);
+  EXPECT_EQ(moe.arch, "mtp_592");
+  EXPECT_TRUE(moe.held_out());
+  const std::string &text = moe.prototxt;
+  EXPECT_EQ(dims_of(text, "gates"), "18432 ");
+  EXPECT_EQ(dims_of(text, "dispatch"), "23040 512 ");
+  EXPECT_EQ(dims_of(text, "grad_input"), "18432 512 ");
+  // Experts 0 and 1, locations below the capacity: no sample routed nowhere.
+  const size_t indices = text.find("id: \"indices\"");
+  EXPECT_NE(text.find("upper_bound: 1\n    lower_bound: 0\n", indices), std::string::npos);
+  EXPECT_LT(text.find("upper_bound: 1\n", indices), text.find("id: \"locations\""));
+  EXPECT_NE(text.find("upper_bound: 11519\n", text.find("id: \"locations\"")),
+            std::string::npos);
+  EXPECT_NE(text.find("samples: 18432\n  capacity: 11520\n  hidden: 512\n  num_experts: 2\n"),
+            std::string::npos);
 }
 
 TEST(Calibration, ErrorsAreToTheFigureOrToTheNearestEndOfTheRange) {
