@@ -89,10 +89,16 @@ constexpr Board kBoards[] = {
 
 // The cost model's constants no public figure gives (docs/cost_model.md).
 // The fitted ones are what `mlusim calibrate --fit` finds on the published
-// cases that name them. One GDRAM latency for every request and for a scalar
-// load's wait: fitted on the course lab's GDRAM loop on the MLU370-X8.
+// cases that name them. One GDRAM latency per generation for every request
+// and for a scalar load's wait: on MLU200 and MLU300 fitted on the course
+// lab's GDRAM loop on the MLU370-X8, on MLU500 on mlu-ops'
+// moe_dispatch_backward_data on the MLU590-M9, whose per-sample copies wait
+// for it.
 constexpr double kGdramLatencyNs = 311;
+constexpr double kMlu500GdramLatencyNs = 732;
+// An atomic's round trip: a read and a write of GDRAM, about two latencies.
 constexpr double kAtomicLatencyNs = 700;
+constexpr double kMlu500AtomicLatencyNs = 1460;
 // How long an atomic holds each 64-byte block it covers, the read-modify-write
 // at GDRAM: about a DRAM bank's row cycle, a read and a write back (no
 // Cambricon figure).
@@ -104,9 +110,11 @@ constexpr double kSramBytesPerCycle = 128;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
 // A launch's fixed cost, per generation: fitted on mlu-ops' abs case_0 on the
-// MLU590-H8 (MLU300 boards take the same: no MLU370 case isolates it) and on
-// three_interpolate_forward's MLU270 cases (docs/cost_model.md).
+// MLU590-H8 and on three_interpolate_forward's MLU270 cases. No MLU370 case
+// isolates it: MLU300 boards take what abs case_0 gives at the MLU300's GDRAM
+// latency (docs/cost_model.md).
 constexpr double kLaunchOverheadUs = 0.99;
+constexpr double kMlu500LaunchOverheadUs = 0.15;
 constexpr double kMlu200LaunchOverheadUs = 200;
 // Fitted on the course lab's single matrix-unit launch (03_vector_nram) on the
 // MLU370-X8, timed with cnrtNotifierElapsedTime (docs/cost_model.md).
@@ -121,7 +129,7 @@ constexpr double kGdramEfficiency = 0.86;
 // operators of the source, not instructions. Entering a block is a guess; an
 // on-chip access is fitted on the course lab's NRAM loop on the MLU370-X8
 // (30 cycles per iteration: 4 + 10 x 2 + 2 x 3, its accumulator kept in a
-// register); a GDRAM load waits kGdramLatencyNs.
+// register); a GDRAM load waits the generation's GDRAM latency.
 constexpr double kScalarOpCycles = 2;
 constexpr double kScalarDivideCycles = 16;
 constexpr double kScalarBlockCycles = 4;
@@ -154,13 +162,15 @@ DeviceSpec spec_of(const Board &b) {
   s.sram_bytes_per_cycle = kSramBytesPerCycle;
   s.vector_bytes_per_cycle = 128;
   for (int m = 0; m < MLUSIM_MATRIX_CLASSES; ++m) s.matrix_macs_per_cycle[m] = b.macs[m];
-  s.gdram_latency_ns = kGdramLatencyNs;
-  s.atomic_latency_ns = kAtomicLatencyNs;
+  s.gdram_latency_ns = b.bang_arch >= 500 ? kMlu500GdramLatencyNs : kGdramLatencyNs;
+  s.atomic_latency_ns = b.bang_arch >= 500 ? kMlu500AtomicLatencyNs : kAtomicLatencyNs;
   s.atomic_hold_ns = kAtomicHoldNs;
   s.onchip_latency_cycles = kOnchipLatencyCycles;
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
-  s.launch_overhead_us = b.bang_arch < 300 ? kMlu200LaunchOverheadUs : kLaunchOverheadUs;
+  s.launch_overhead_us = b.bang_arch < 300   ? kMlu200LaunchOverheadUs
+                         : b.bang_arch >= 500 ? kMlu500LaunchOverheadUs
+                                              : kLaunchOverheadUs;
   s.kernel_load_us = kKernelLoadUs;
   s.dma_requests_in_flight = kDmaRequestsInFlight;
   s.gdram_write_extra = kGdramWriteExtra;
@@ -171,7 +181,7 @@ DeviceSpec spec_of(const Board &b) {
   s.scalar_block_cycles = kScalarBlockCycles;
   s.scalar_onchip_cycles = kScalarOnchipCycles;
   s.scalar_sram_cycles = kScalarSramCycles;
-  s.scalar_gdram_load_ns = kGdramLatencyNs;
+  s.scalar_gdram_load_ns = s.gdram_latency_ns;
   s.scalar_gdram_store_cycles = kScalarGdramStoreCycles;
   s.nram_align_bytes = 64;
   s.vector_count_align_bytes = 128;

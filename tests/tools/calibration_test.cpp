@@ -80,7 +80,11 @@ TEST(Calibration, TheMoeCaseRoutesEverySampleAsPublished) {
       "MLU590-M9");
   EXPECT_EQ(moe.published_low, 350);
   EXPECT_EQ(moe.arch, "mtp_592");
-  EXPECT_TRUE(moe.held_out());
+  EXPECT_EQ(moe.fits, "GDRAM latency, MLU500");
+  EXPECT_TRUE(named("moe_dispatch_backward_data float, samples 4608, hidden 1024, capacity 2880, "
+                    "2 experts",
+                    "MLU590-M9")
+                  .held_out());
   const std::string &text = moe.prototxt;
   EXPECT_EQ(dims_of(text, "gates"), "18432 ");
   EXPECT_EQ(dims_of(text, "dispatch"), "23040 512 ");
