@@ -94,8 +94,9 @@ std::string moe_backward_data_case(int samples, int hidden, int capacity, int ex
 }
 
 // What the fitted cases set (the labels their `fits` name), in the order the
-// fit takes them: the GDRAM latency is in every other case's time, the MLU200
-// launch overhead in the bandwidth-bound case's.
+// fit takes them: a generation's GDRAM latency is in every other case's time
+// on its boards (the MLU500's in abs case_0's, which sets its launch
+// overhead), the MLU200 launch overhead in the bandwidth-bound case's.
 constexpr const char *kGdramLatency = "GDRAM latency, MLU200 and MLU300";
 constexpr const char *kGdramLatencyMlu500 = "GDRAM latency, MLU500";
 constexpr const char *kScalarOnchip = "scalar on-chip access";
