@@ -18,9 +18,9 @@ void run_case(benchmark::State &state, const cases::Shape &s, const cases::Probl
   mlusim::harness::Handle handle;
   harness::DeviceProblem<T> device(p);
   const mlusim::perf::PeakMemory peak;
-  double sim_ms = 0;
+  mlusim::perf::SimTimes sim;
   for (auto _ : state) {
-    sim_ms += mlusim::perf::wall_ms([&] {
+    sim.time([&] {
       if (device.run(handle) != MLUOP_STATUS_SUCCESS) state.SkipWithError(mlusimGetLastError());
     });
   }
@@ -36,7 +36,7 @@ void run_case(benchmark::State &state, const cases::Shape &s, const cases::Probl
   });
   mlusim::perf::set_device_counters(state, report);
   state.counters["atomic_elems"] = report.atomic_elements;  // the design's atomic work
-  mlusim::perf::set_host_counters(state, sim_ms / state.iterations(), cpu_ms);
+  mlusim::perf::set_host_counters(state, sim, cpu_ms);
   state.SetLabel("grad_output " + cases::name(s));
 }
 

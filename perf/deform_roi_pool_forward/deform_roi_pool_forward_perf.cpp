@@ -40,13 +40,9 @@ void BM_DeformRoiPoolForward(benchmark::State &state, const Problem &p) {
   };
   const mlusim::perf::PeakMemory peak;
   const double serial_us = call(Pipeline::kSerial).device_time_us;
-  double sim_ms = 0;
-  int calls = 0;
+  mlusim::perf::SimTimes sim;
   mlusimReport_t report{};
-  for (auto _ : state) {
-    sim_ms += mlusim::perf::wall_ms([&] { report = call(Pipeline::kPingPong); });
-    ++calls;
-  }
+  for (auto _ : state) sim.time([&] { report = call(Pipeline::kPingPong); });
   mlusim::perf::set_memory_counters(state, peak);
 
   const std::vector<T> input(p.input.begin(), p.input.end()), rois(p.rois.begin(), p.rois.end()),
@@ -63,7 +59,7 @@ void BM_DeformRoiPoolForward(benchmark::State &state, const Problem &p) {
   mlusim::perf::set_device_counters(state, report);
   state.counters["serial_device_us"] = serial_us;
   state.counters["pingpong_gain_x"] = serial_us / report.device_time_us;
-  mlusim::perf::set_host_counters(state, sim_ms / calls, cpu_ms);
+  mlusim::perf::set_host_counters(state, sim, cpu_ms);
 }
 
 const bool registered = [] {

@@ -37,10 +37,10 @@ void BM_MaskedIm2colForward(benchmark::State &state, const cases::Problem &p) {
   auto run = [&] { return device.run(handle); };
 
   const mlusim::perf::PeakMemory peak;
-  double sim_ms = 0;
+  mlusim::perf::SimTimes sim;
   for (auto _ : state) {
     mluOpStatus_t status;
-    sim_ms += mlusim::perf::wall_ms([&] { status = run(); });
+    sim.time([&] { status = run(); });
     if (status != MLUOP_STATUS_SUCCESS) {
       state.SkipWithError(mlusimGetLastError());
       return;
@@ -78,7 +78,7 @@ void BM_MaskedIm2colForward(benchmark::State &state, const cases::Problem &p) {
   std::vector<T> plain(expected.size());
   const double cpu_ms = mlusim::perf::best_wall_ms(
       5, [&] { omp::masked_im2col_forward(feature.data(), p, plain.data()); });
-  mlusim::perf::set_host_counters(state, sim_ms / double(state.iterations()), cpu_ms);
+  mlusim::perf::set_host_counters(state, sim, cpu_ms);
 }
 
 void BM_Float(benchmark::State &state, cases::NetworkCase c) {

@@ -28,8 +28,8 @@ void BM_Psamask(benchmark::State &state, bool backward, int psa_type, cases::Dim
     state.SkipWithError(mluOpGetErrorString(status));
     return;
   }
-  double sim_ms = 0;
-  for (auto _ : state) sim_ms += mlusim::perf::wall_ms(call);
+  mlusim::perf::SimTimes sim;
+  for (auto _ : state) sim.time(call);
   mlusim::perf::set_memory_counters(state, peak);
   mlusim::perf::set_device_counters(state, mlusim::perf::report_with_error_bars([&] {
                                       call();
@@ -43,7 +43,7 @@ void BM_Psamask(benchmark::State &state, bool backward, int psa_type, cases::Dim
     else
       omp::forward(psa_type, p.input.data(), plain.data(), d);
   });
-  mlusim::perf::set_host_counters(state, sim_ms / static_cast<double>(state.iterations()), cpu_ms);
+  mlusim::perf::set_host_counters(state, sim, cpu_ms);
   state.counters["same_as_omp"] = device.output() == plain ? 1 : 0;  // a sanity check, not a test
 }
 

@@ -46,10 +46,9 @@ void run_case(benchmark::State &state, const Shape &k) {
     return;
   }
 
-  double sim_ms = 0;
-  for (auto _ : state) sim_ms += mlusim::perf::wall_ms(simulate);
+  mlusim::perf::SimTimes sim;
+  for (auto _ : state) sim.time(simulate);
   mlusim::perf::set_memory_counters(state, peak);
-  sim_ms /= static_cast<double>(state.iterations());
   std::vector<T> plain_out(size_t(k.b) * k.c * k.m);
   // Best of several runs: small cases are at the mercy of thread wake-ups on a shared host.
   const int reps = p.grad_output.size() > (size_t{1} << 24) ? 3 : 10;
@@ -62,7 +61,7 @@ void run_case(benchmark::State &state, const Shape &k) {
     return handle.last_op_report();
   });
   mlusim::perf::set_device_counters(state, report);
-  mlusim::perf::set_host_counters(state, sim_ms, cpu_ms);
+  mlusim::perf::set_host_counters(state, sim, cpu_ms);
   state.counters["diff1"] = d.diff1;
   state.counters["diff2"] = d.diff2;
   // Why the time is what it is: the busiest core's IO (+ on-chip move) and
