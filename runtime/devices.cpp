@@ -89,16 +89,32 @@ constexpr Board kBoards[] = {
 
 // The cost model's constants no public figure gives (docs/cost_model.md).
 // The fitted ones are what `mlusim calibrate --fit` finds on the published
-// cases that name them. One GDRAM latency per generation for every request
-// and for a scalar load's wait: on MLU200 and MLU300 fitted on the course
-// lab's GDRAM loop on the MLU370-X8, on MLU500 on mlu-ops'
-// moe_dispatch_backward_data on the MLU590-M9, whose per-sample copies wait
-// for it.
-constexpr double kGdramLatencyNs = 311;
-constexpr double kMlu500GdramLatencyNs = 732;
-// An atomic's round trip: a read and a write of GDRAM, about two latencies.
-constexpr double kAtomicLatencyNs = 700;
-constexpr double kMlu500AtomicLatencyNs = 1460;
+// cases that name them.
+//
+// Those a generation's boards take apart from the others':
+// - the GDRAM latency, for every request and a scalar load's wait: fitted on
+//   the course lab's GDRAM loop on the MLU370-X8 (MLU200, MLU300) and on
+//   mlu-ops' moe_dispatch_backward_data on the MLU590-M9, whose per-sample
+//   copies wait for it (MLU500);
+// - an atomic's round trip: a read and a write of GDRAM, about two latencies;
+// - a launch's fixed cost: fitted on three_interpolate_forward's MLU270 cases
+//   and on mlu-ops' abs case_0 on the MLU590-H8. No MLU370 case isolates it:
+//   MLU300 boards take what abs case_0 gives at the MLU300's latency.
+struct GenerationConstants {
+  int from_arch;  // the generation's first bang_arch
+  double gdram_latency_ns, atomic_latency_ns, launch_overhead_us;
+};
+constexpr GenerationConstants kGenerations[] = {
+    {200, 311, 700, 200},
+    {300, 311, 700, 0.99},
+    {500, 732, 1460, 0.15},
+};
+const GenerationConstants &generation_of(int bang_arch) {
+  const GenerationConstants *g = &kGenerations[0];
+  for (const GenerationConstants &next : kGenerations)
+    if (bang_arch >= next.from_arch) g = &next;
+  return *g;
+}
 // How long an atomic holds each 64-byte block it covers, the read-modify-write
 // at GDRAM: about a DRAM bank's row cycle, a read and a write back (no
 // Cambricon figure).
@@ -109,13 +125,6 @@ constexpr double kOnchipLatencyCycles = 30;
 constexpr double kSramBytesPerCycle = 128;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
-// A launch's fixed cost, per generation: fitted on mlu-ops' abs case_0 on the
-// MLU590-H8 and on three_interpolate_forward's MLU270 cases. No MLU370 case
-// isolates it: MLU300 boards take what abs case_0 gives at the MLU300's GDRAM
-// latency (docs/cost_model.md).
-constexpr double kLaunchOverheadUs = 0.99;
-constexpr double kMlu500LaunchOverheadUs = 0.15;
-constexpr double kMlu200LaunchOverheadUs = 200;
 // Fitted on the course lab's single matrix-unit launch (03_vector_nram) on the
 // MLU370-X8, timed with cnrtNotifierElapsedTime (docs/cost_model.md).
 constexpr double kKernelLoadUs = 35;
@@ -162,15 +171,14 @@ DeviceSpec spec_of(const Board &b) {
   s.sram_bytes_per_cycle = kSramBytesPerCycle;
   s.vector_bytes_per_cycle = 128;
   for (int m = 0; m < MLUSIM_MATRIX_CLASSES; ++m) s.matrix_macs_per_cycle[m] = b.macs[m];
-  s.gdram_latency_ns = b.bang_arch >= 500 ? kMlu500GdramLatencyNs : kGdramLatencyNs;
-  s.atomic_latency_ns = b.bang_arch >= 500 ? kMlu500AtomicLatencyNs : kAtomicLatencyNs;
+  const GenerationConstants &generation = generation_of(b.bang_arch);
+  s.gdram_latency_ns = generation.gdram_latency_ns;
+  s.atomic_latency_ns = generation.atomic_latency_ns;
   s.atomic_hold_ns = kAtomicHoldNs;
   s.onchip_latency_cycles = kOnchipLatencyCycles;
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
-  s.launch_overhead_us = b.bang_arch < 300   ? kMlu200LaunchOverheadUs
-                         : b.bang_arch >= 500 ? kMlu500LaunchOverheadUs
-                                              : kLaunchOverheadUs;
+  s.launch_overhead_us = generation.launch_overhead_us;
   s.kernel_load_us = kKernelLoadUs;
   s.dma_requests_in_flight = kDmaRequestsInFlight;
   s.gdram_write_extra = kGdramWriteExtra;
