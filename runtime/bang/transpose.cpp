@@ -116,18 +116,29 @@ void tile_in_registers(T *__restrict dst, const T *__restrict src, size_t rows, 
 #endif
 
 template <typename T>
+void turn_tile(T *__restrict dst, const T *__restrict src, size_t rows, size_t cols, size_t i0,
+               size_t j0) {
+#if defined(__SSE2__)
+  if constexpr (kTurnsInRegisters<T>) return tile_in_registers(dst, src, rows, cols, i0, j0);
+#endif
+  tile_through_stack(dst, src, rows, cols, i0, j0);
+}
+
+// The tiles go along the longer side: a tall matrix column band by column
+// band, so that a band's destination rows fill in sequence. Row band by row
+// band, every destination row of a tall matrix would take a few bytes per
+// band, rows*sizeof(T) apart: a 1024 x 64 matrix of halves turned that way
+// ran 9 times slower, its destination lines evicting each other.
+template <typename T>
 void transpose_words(T *__restrict dst, const T *__restrict src, size_t rows, size_t cols) {
   const size_t full_rows = rows - rows % kTile, full_cols = cols - cols % kTile;
-  for (size_t i0 = 0; i0 < full_rows; i0 += kTile)
-    for (size_t j0 = 0; j0 < full_cols; j0 += kTile) {
-#if defined(__SSE2__)
-      if constexpr (kTurnsInRegisters<T>) {
-        tile_in_registers(dst, src, rows, cols, i0, j0);
-        continue;
-      }
-#endif
-      tile_through_stack(dst, src, rows, cols, i0, j0);
-    }
+  if (rows > cols) {
+    for (size_t j0 = 0; j0 < full_cols; j0 += kTile)
+      for (size_t i0 = 0; i0 < full_rows; i0 += kTile) turn_tile(dst, src, rows, cols, i0, j0);
+  } else {
+    for (size_t i0 = 0; i0 < full_rows; i0 += kTile)
+      for (size_t j0 = 0; j0 < full_cols; j0 += kTile) turn_tile(dst, src, rows, cols, i0, j0);
+  }
   for (size_t i = 0; i < rows; ++i)
     for (size_t j = i < full_rows ? full_cols : 0; j < cols; ++j)
       dst[j * rows + i] = src[i * cols + j];
