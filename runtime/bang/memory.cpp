@@ -8,6 +8,7 @@
 #include <spdlog/fmt/fmt.h>
 #include <xxhash.h>
 
+#include "mlusim/bang/detail/atomic_lock.h"
 #include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
@@ -20,6 +21,8 @@
 #include "runtime/segments.h"
 
 namespace mlusim::detail {
+
+StripeLock g_atomic_stripes[kAtomicStripes];
 
 // "__memcpy GDRAM2NRAM" and the like, built once: fault messages name the
 // direction without the hot path formatting a string per copy.

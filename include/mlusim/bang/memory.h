@@ -2,10 +2,15 @@
 // __memcpy (plain and strided), __memcpy_async, __sync*, atomics on GDRAM.
 #pragma once
 
-#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
+
+#include "mlusim/bang/detail/atomic_lock.h"
 #include "mlusim/bang/detail/issue.h"
 
 typedef enum {
@@ -184,31 +189,17 @@ namespace mlusim::detail {
 // The same for the forms whose operand is a scalar value: no NRAM is read.
 void account_scalar_atomic(const char *op, const void *gdram_dst, size_t bytes, size_t elements);
 
-// Replaces *dst by update(*dst) atomically (compare-and-swap on its bits) and
-// returns what *dst held before; a value update leaves unchanged is not stored.
-template <typename T, typename Update>
-T atomic_update(T *dst, Update update) {
-  std::atomic_ref<Bits<T>> word(*reinterpret_cast<Bits<T> *>(dst));
-  Bits<T> expected = word.load(std::memory_order_relaxed);
-  for (;;) {
-    T old_value;
-    std::memcpy(&old_value, &expected, sizeof(T));
-    const T next = update(old_value);
-    Bits<T> desired;
-    std::memcpy(&desired, &next, sizeof(T));
-    if (desired == expected ||
-        word.compare_exchange_weak(expected, desired, std::memory_order_relaxed))
-      return old_value;
-  }
-}
-
-// Adds value to *dst atomically and returns what *dst held before.
+// Adds value to *dst and returns what *dst held before (the caller holds
+// the AtomicLock of *dst). Integers wrap, as the board's adder does.
 template <typename T>
-T atomic_add_element(T *dst, T value) {
-  if constexpr (std::is_same_v<T, _Float16>)  // no std::atomic for half
-    return atomic_update(dst, [value](T old) { return static_cast<T>(old + value); });
+T add_element(T *dst, T value) {
+  const T old = *dst;
+  if constexpr (std::is_integral_v<T>)
+    *dst = static_cast<T>(static_cast<std::make_unsigned_t<T>>(old) +
+                          static_cast<std::make_unsigned_t<T>>(value));
   else
-    return std::atomic_ref<T>(*dst).fetch_add(value, std::memory_order_relaxed);
+    *dst = static_cast<T>(old + value);
+  return old;
 }
 
 template <typename T>
@@ -221,41 +212,90 @@ template <typename T, typename Better>
 void atomic_reduce_extreme(const char *op, T *gdram_dst, const T *nram_src, int count,
                            Better better) {
   static_assert(is_atomic_dtype<T>, "__bang_atomic_reduce_max/min: float, half and int32");
-  if (!account_atomic(op, gdram_dst, nram_src, sizeof(T) * static_cast<size_t>(count), count))
-    return;
-  for (int i = 0; i < count; ++i) {
-    const T v = nram_src[i];
-    atomic_update(gdram_dst + i, [v, better](T old) { return better(v, old) ? v : old; });
-  }
+  const size_t bytes = sizeof(T) * static_cast<size_t>(count);
+  if (!account_atomic(op, gdram_dst, nram_src, bytes, count)) return;
+  const AtomicLock lock(gdram_dst, bytes);
+  for (int i = 0; i < count; ++i)
+    if (better(nram_src[i], gdram_dst[i])) gdram_dst[i] = nram_src[i];
 }
 }  // namespace mlusim::detail
 
 namespace mlusim::detail {
-// Adding +0.0 changes nothing but a -0.0 (to +0.0); skipping it is one valid
-// ordering of the concurrent adds, and saves the compare-and-swap that masked
-// lanes (most lanes of border_align_backward's adds) would cost.
+// Adding +0.0 changes nothing but a -0.0 (to +0.0): skipping it leaves every
+// other value's bits as they were and stores nothing for the masked lanes
+// that make up most of border_align_backward's adds.
 template <typename T>
-bool adds_nothing(const T *dst, T value) {
-  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) {
-    Bits<T> v;
-    std::memcpy(&v, &value, sizeof(T));
-    // Other cores add to *dst concurrently: read it atomically (a plain load on x86).
-    const Bits<T> d = std::atomic_ref<Bits<T>>(*reinterpret_cast<Bits<T> *>(const_cast<T *>(dst)))
-                          .load(std::memory_order_relaxed);
-    return v == 0 && d != Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
-  } else {
+bool adds_nothing(T now, T value) {
+  if constexpr (std::is_integral_v<T>) {
     return value == T(0);
+  } else {
+    Bits<T> v, d;
+    std::memcpy(&v, &value, sizeof(T));
+    std::memcpy(&d, &now, sizeof(T));
+    return v == 0 && d != Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
   }
 }
 
-// gdram_dst[i] += value_at(i) for i < count, each element atomically (checked
-// and charged by the caller).
-template <typename T, typename ValueAt>
-void atomic_add_each(T *gdram_dst, int count, ValueAt value_at) {
-  for (int i = 0; i < count; ++i) {
-    const T v = value_at(i);
-    if (!adds_nothing(gdram_dst + i, v)) atomic_add_element(gdram_dst + i, v);
+// The adds go sixteen bytes at a time.
+template <typename T>
+constexpr int kAddLanes = 16 / static_cast<int>(sizeof(T));
+
+// d[j] += v[j] for the kAddLanes elements of a block (the caller holds their
+// AtomicLock). Halves in float, rounded once, as add_element does.
+template <typename T>
+void add_block(T *d, const T *v) {
+#if defined(__F16C__)
+  if constexpr (std::is_same_v<T, _Float16>) {
+    const auto *dv = reinterpret_cast<const __m128i *>(d);
+    const auto *vv = reinterpret_cast<const __m128i *>(v);
+    const __m256 sum = _mm256_add_ps(_mm256_cvtph_ps(_mm_loadu_si128(dv)),
+                                     _mm256_cvtph_ps(_mm_loadu_si128(vv)));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d),
+                     _mm256_cvtps_ph(sum, _MM_FROUND_TO_NEAREST_INT));
+    return;
   }
+#endif
+  for (int j = 0; j < kAddLanes<T>; ++j) add_element(d + j, v[j]);
+}
+
+// Whether every add of a block changes nothing: its values all +0 (all bits
+// clear) and, for floating types, no -0 where they go.
+template <typename T>
+bool block_adds_nothing(const T *d, const T *v) {
+  uint64_t value_bits[2];
+  std::memcpy(value_bits, v, 16);
+  if ((value_bits[0] | value_bits[1]) != 0) return false;
+  if constexpr (std::is_integral_v<T>) {
+    return true;
+  } else {
+    Bits<T> now[kAddLanes<T>];
+    std::memcpy(now, d, 16);
+    constexpr Bits<T> kNegativeZero = Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
+    bool none = true;
+    for (int j = 0; j < kAddLanes<T>; ++j) none &= now[j] != kNegativeZero;
+    return none;
+  }
+}
+
+// gdram_dst[i] += src[i] for i < count, as one atomic (checked and charged by
+// the caller). A block whose adds all change nothing is skipped.
+template <typename T>
+void atomic_add_array(T *gdram_dst, const T *src, int count) {
+  const AtomicLock lock(gdram_dst, sizeof(T) * static_cast<size_t>(count));
+  constexpr int kLanes = kAddLanes<T>;
+  int i = 0;
+  for (; i + kLanes <= count; i += kLanes)
+    if (!block_adds_nothing(gdram_dst + i, src + i)) add_block(gdram_dst + i, src + i);
+  for (; i < count; ++i)
+    if (!adds_nothing(gdram_dst[i], src[i])) add_element(gdram_dst + i, src[i]);
+}
+
+// gdram_dst[i] += value for i < count, as one atomic.
+template <typename T>
+void atomic_add_value(T *gdram_dst, T value, int count) {
+  const AtomicLock lock(gdram_dst, sizeof(T) * static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i)
+    if (!adds_nothing(gdram_dst[i], value)) add_element(gdram_dst + i, value);
 }
 }  // namespace mlusim::detail
 
@@ -265,7 +305,7 @@ void __bang_atomic_reduce_add(T *gdram_dst, const T *nram_src, int count) {
   if (!mlusim::detail::account_atomic("__bang_atomic_reduce_add", gdram_dst, nram_src,
                                       sizeof(T) * static_cast<size_t>(count), count))
     return;
-  mlusim::detail::atomic_add_each(gdram_dst, count, [nram_src](int i) { return nram_src[i]; });
+  mlusim::detail::atomic_add_array(gdram_dst, nram_src, count);
 }
 // The 3-D form (mlu-ops r1.11's ms_deform_attn backward adds a gradient to the
 // four corners of a bilinear cell so): (segnum1 + 1) x (segnum2 + 1) segments
@@ -291,7 +331,7 @@ template <typename T>
 void __bang_atomic_reduce_add(T *gdram_dst, std::type_identity_t<T> value, int count) {
   mlusim::detail::account_scalar_atomic("__bang_atomic_reduce_add", gdram_dst,
                                         sizeof(T) * static_cast<size_t>(count), count);
-  mlusim::detail::atomic_add_each(gdram_dst, count, [value](int) { return value; });
+  mlusim::detail::atomic_add_value(gdram_dst, value, count);
 }
 // The spelling of the design documents' pseudo-code.
 template <typename T>
@@ -318,5 +358,6 @@ template <typename T>
 T __bang_atomic_add(T *gdram_dst, T value) {
   mlusim::detail::account_scalar_atomic("__bang_atomic_add", gdram_dst, sizeof(T), 1);
   mlusim::await_result(mlusim::this_core(), mlusim::kIoPipe, "__bang_atomic_add");
-  return mlusim::detail::atomic_add_element(gdram_dst, value);
+  const mlusim::detail::AtomicLock lock(gdram_dst, sizeof(T));
+  return mlusim::detail::add_element(gdram_dst, value);
 }
