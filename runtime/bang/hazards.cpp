@@ -285,22 +285,21 @@ void add_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e
   w.last_older[k] = static_cast<uint8_t>(i);
 }
 
-// Entry e goes where its kind's ranges of the last retired entry went, if
-// each of its ranges lies inside that older range (their names become its
-// own); false, and no change, otherwise. A loop retires the same ranges over
-// and over: they find their range here with no search.
-bool into_last_older(ComputeWindow &w, const ComputeWindow::Entry &e) {
-  const std::array<Touched, 3> touched = touched_by(e.access);
-  for (int k = 0; k < 3; ++k) {
-    const Touched &t = touched[k];
-    if (t.lo == t.hi) continue;
-    const ComputeWindow::Older &list = older_of(w, t);
-    const uint32_t i = w.last_older[k];
-    if (i >= list.count || t.lo < list.lo[i] || t.hi > list.hi[i]) return false;
-  }
-  for (int k = 0; k < 3; ++k)
-    if (touched[k].lo != touched[k].hi) name_older(older_of(w, touched[k]), w.last_older[k], e);
-  return true;
+// Range k of entry e into w's older ranges: where range k of the last
+// retired entry went, if it lies inside that older range (its name becomes
+// e's), else by add_older's search. A loop retires the same ranges over and
+// over: they find their place here with no search, each on its own (an add
+// whose destination row moves still finds its source's range so). An index
+// an add_older before it moved may now name another range; if t lies inside
+// that one, it is the only range that holds t, the one the search would find.
+void into_older(ComputeWindow &w, const Touched &t, const ComputeWindow::Entry &e, int k) {
+  if (t.lo == t.hi) return;
+  ComputeWindow::Older &list = older_of(w, t);
+  const uint32_t i = w.last_older[k];
+  if (i < list.count && t.lo >= list.lo[i] && t.hi <= list.hi[i])
+    name_older(list, i, e);
+  else
+    add_older(w, t, e, k);
 }
 
 // Six words, no padding: compared as bytes (a few vector compares).
@@ -318,9 +317,8 @@ void settle_window(ComputeWindow &w) {
     // The next one retires too and touches the same bytes: it goes where this
     // one would and names them (the ranges come out as if both went in).
     if (w.fenced + 1 < live && same_ranges(e.access, w.at(w.fenced + 1).access)) continue;
-    if (into_last_older(w, e)) continue;
     const std::array<Touched, 3> touched = touched_by(e.access);
-    for (int k = 0; k < 3; ++k) add_older(w, touched[k], e, k);
+    for (int k = 0; k < 3; ++k) into_older(w, touched[k], e, k);
   }
 }
 
