@@ -6,11 +6,8 @@
 #include <cstring>
 #include <type_traits>
 
-#if defined(__F16C__)
-#include <immintrin.h>
-#endif
-
 #include "mlusim/bang/detail/atomic_lock.h"
+#include "mlusim/bang/detail/half_blocks.h"
 #include "mlusim/bang/detail/issue.h"
 
 typedef enum {
@@ -221,19 +218,26 @@ void atomic_reduce_extreme(const char *op, T *gdram_dst, const T *nram_src, int 
 }  // namespace mlusim::detail
 
 namespace mlusim::detail {
-// Adding +0.0 changes nothing but a -0.0 (to +0.0): skipping it leaves every
-// other value's bits as they were and stores nothing for the masked lanes
-// that make up most of border_align_backward's adds.
+// -0.0, the one value adding +0.0 changes (to +0.0); no integer is.
+template <typename T>
+bool is_negative_zero(T x) {
+  if constexpr (std::is_integral_v<T>) {
+    return false;
+  } else {
+    Bits<T> b;
+    std::memcpy(&b, &x, sizeof(T));
+    return b == Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
+  }
+}
+
+// Adding +0 changes nothing but a -0.0: skipping it leaves every other
+// value's bits as they were and stores nothing for the masked lanes that make
+// up most of border_align_backward's adds.
 template <typename T>
 bool adds_nothing(T now, T value) {
-  if constexpr (std::is_integral_v<T>) {
-    return value == T(0);
-  } else {
-    Bits<T> v, d;
-    std::memcpy(&v, &value, sizeof(T));
-    std::memcpy(&d, &now, sizeof(T));
-    return v == 0 && d != Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
-  }
+  Bits<T> v;
+  std::memcpy(&v, &value, sizeof(T));
+  return v == 0 && !is_negative_zero(now);
 }
 
 // The adds go sixteen bytes at a time.
@@ -244,18 +248,15 @@ constexpr int kAddLanes = 16 / static_cast<int>(sizeof(T));
 // AtomicLock). Halves in float, rounded once, as add_element does.
 template <typename T>
 void add_block(T *d, const T *v) {
-#if defined(__F16C__)
   if constexpr (std::is_same_v<T, _Float16>) {
-    const auto *dv = reinterpret_cast<const __m128i *>(d);
-    const auto *vv = reinterpret_cast<const __m128i *>(v);
-    const __m256 sum = _mm256_add_ps(_mm256_cvtph_ps(_mm_loadu_si128(dv)),
-                                     _mm256_cvtph_ps(_mm_loadu_si128(vv)));
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(d),
-                     _mm256_cvtps_ph(sum, _MM_FROUND_TO_NEAREST_INT));
-    return;
+    float sum[kAddLanes<T>], add[kAddLanes<T>];
+    half_to_float(sum, d, kAddLanes<T>);
+    half_to_float(add, v, kAddLanes<T>);
+    for (int j = 0; j < kAddLanes<T>; ++j) sum[j] += add[j];
+    float_to_half(d, sum, kAddLanes<T>);
+  } else {
+    for (int j = 0; j < kAddLanes<T>; ++j) add_element(d + j, v[j]);
   }
-#endif
-  for (int j = 0; j < kAddLanes<T>; ++j) add_element(d + j, v[j]);
 }
 
 // Whether every add of a block changes nothing: its values all +0 (all bits
@@ -265,16 +266,9 @@ bool block_adds_nothing(const T *d, const T *v) {
   uint64_t value_bits[2];
   std::memcpy(value_bits, v, 16);
   if ((value_bits[0] | value_bits[1]) != 0) return false;
-  if constexpr (std::is_integral_v<T>) {
-    return true;
-  } else {
-    Bits<T> now[kAddLanes<T>];
-    std::memcpy(now, d, 16);
-    constexpr Bits<T> kNegativeZero = Bits<T>(Bits<T>(1) << (8 * sizeof(T) - 1));
-    bool none = true;
-    for (int j = 0; j < kAddLanes<T>; ++j) none &= now[j] != kNegativeZero;
-    return none;
-  }
+  bool none = true;
+  for (int j = 0; j < kAddLanes<T>; ++j) none &= !is_negative_zero(d[j]);
+  return none;
 }
 
 // gdram_dst[i] += src[i] for i < count, as one atomic (checked and charged by

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "mlusim/bang/bfloat16.h"
+#include "mlusim/bang/detail/half_blocks.h"
 #include "mlusim/bang/detail/issue.h"
 #include "mlusim/bang/detail/unaligned.h"
 #include "mlusim/bang/target.h"
@@ -101,26 +102,6 @@ void vector_op(const char *op, const void *dst, size_t dst_bytes, const void *a,
   }
   const size_t widest = std::max({dst_bytes, a_bytes, b_bytes});
   charge_vector<T>(c, op, access_of(dst, dst_bytes, a, a_bytes, b, b_bytes), widest, elements);
-}
-
-// half <-> float for a block of elements; F16C does eight per instruction.
-inline void half_to_float(float *dst, const half *src, size_t n) {
-  size_t i = 0;
-#ifdef __F16C__
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128(
-                                  reinterpret_cast<const __m128i *>(src + i))));
-#endif
-  for (; i < n; ++i) dst[i] = static_cast<float>(src[i]);
-}
-inline void float_to_half(half *dst, const float *src, size_t n) {
-  size_t i = 0;
-#ifdef __F16C__
-  for (; i + 8 <= n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i *>(dst + i),
-                     _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
-#endif
-  for (; i < n; ++i) dst[i] = static_cast<half>(src[i]);
 }
 
 // dst[i] = f(a[i], b[i]) (b may be null). GCC computes a half operation in

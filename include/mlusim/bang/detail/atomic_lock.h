@@ -1,10 +1,9 @@
 // What makes a simulated atomic on GDRAM atomic on the host. The cores of a
 // launch run on several host threads, so the elements an atomic reads and
-// writes must not change under it. A compare-and-swap per element did that
-// and cost a locked host instruction per element added (border_align_backward
-// spent a third of its host time there). Instead GDRAM is cut into 1-KiB
-// stripes, each with a host lock: an atomic takes the locks of the stripes
-// it covers, then reads and writes its elements with plain instructions.
+// writes must not change under it. GDRAM is cut into 1-KiB stripes, each with
+// a host lock: an atomic takes the locks of the stripes it covers, then reads
+// and writes its elements with plain instructions, sixteen bytes at a time
+// (a compare-and-swap per element would cost a locked host instruction each).
 // Every GDRAM atomic goes through here (include/mlusim/bang/memory.h), so two
 // atomics on the same bytes never overlap in host time; which one the board's
 // memory serves first is the timing model's business, not this lock's.
@@ -31,16 +30,19 @@ constexpr size_t kAtomicStripeBytes = 1024;
 constexpr size_t kAtomicStripes = 4096;  // addresses 4 MiB apart share a lock
 extern StripeLock g_atomic_stripes[kAtomicStripes];  // runtime/bang/memory.cpp
 
-// Holds the locks of every stripe [p, p + bytes) touches, taken in the order
-// of their index (so two atomics never wait for each other in a circle) and
-// each once. The watchdog's signal waits while they are held: a jump out
-// would leave them taken.
+// A spinning thread's hint to the CPU that it waits.
 inline void spin_pause() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
 }
 
+// Holds the locks of every stripe [p, p + bytes) touches, taken in the order
+// of their index (so two atomics never wait for each other in a circle) and
+// each once: the stripes' indices from lo_ to hi_, and when they run past the
+// table's end, wrap_lo_ to wrap_hi_ too (else an empty run, lo above hi). The
+// watchdog's signal waits while they are held: a jump out would leave them
+// taken.
 class AtomicLock {
  public:
   AtomicLock(const void *p, size_t bytes) : held_(this_core()) {

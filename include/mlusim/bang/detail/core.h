@@ -521,7 +521,8 @@ struct CoreContext {
   std::atomic<size_t> step_limit{kMaxSteps};
   // Non-zero while the core holds heap memory a signal's jump would leak (a
   // log reallocating, an intrinsic's scratch, a fault's message being
-  // written): detail::HeapHeld. Bookkeeping for the signal handler, not the
+  // written) or host locks it would leave taken (an atomic's,
+  // detail/atomic_lock.h): detail::HeapHeld. Bookkeeping for the signal handler, not the
   // core's state: a fault raised on a const core sets it too.
   mutable volatile sig_atomic_t holds_heap = 0;
 };
@@ -567,8 +568,9 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // by the watchdog.
 [[noreturn]] void fault_too_many_steps(const CoreContext &c, const char *op);
 // Marks a stretch that holds heap memory (a log reallocating, an
-// intrinsic's scratch): the watchdog's signal does not abandon it halfway,
-// which would leak it; the core stops at its next instruction instead, or
+// intrinsic's scratch) or host locks (an atomic's): the watchdog's signal
+// does not abandon it halfway, which would leak the one or leave the other
+// taken; the core stops at its next instruction instead, or
 // where the stretch calls stop_if_asked().
 class HeapHeld {
  public:
