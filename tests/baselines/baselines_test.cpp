@@ -73,17 +73,19 @@ TEST(Baselines, MaskedIm2colForward) {
 // Both directions and both kinds of mask: a copy, every element exactly.
 TEST(Baselines, Psamask) {
   namespace op = mluop::psamask;
-  const op::cases::Dims d{2, 13, 11, 7, 5};
-  for (bool backward : {false, true})
-    for (int psa_type : {0, 1}) {
-      const op::cases::Problem p = op::cases::random_problem(backward, psa_type, d, 3);
-      std::vector<float> got(p.output_elements(), -1.0f);
-      if (backward)
-        op::omp::backward(psa_type, p.input.data(), got.data(), d);
-      else
-        op::omp::forward(psa_type, p.input.data(), got.data(), d);
-      EXPECT_EQ(got, p.expected()) << p.name();
-    }
+  // The second map is wider than DISTRIBUTE's block of 16 points.
+  const op::cases::Dims maps[] = {{2, 13, 11, 7, 5}, {1, 6, 37, 5, 9}};
+  for (const op::cases::Dims &d : maps)
+    for (bool backward : {false, true})
+      for (int psa_type : {0, 1}) {
+        const op::cases::Problem p = op::cases::random_problem(backward, psa_type, d, 3);
+        std::vector<float> got(p.output_elements(), -1.0f);
+        if (backward)
+          op::omp::backward(psa_type, p.input.data(), got.data(), d);
+        else
+          op::omp::forward(psa_type, p.input.data(), got.data(), d);
+        EXPECT_EQ(got, p.expected()) << p.name();
+      }
 }
 
 TEST(Baselines, ThreeInterpolateBackward) {
