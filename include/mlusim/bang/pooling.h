@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -72,16 +73,19 @@ void pool(const char *op, T *dst, const T *src, int channel, int height, int wid
     __bang_##name(dst, src, channel, height, width, kernel_height, kernel_width, kernel_width, \
                   kernel_height);                                                               \
   }
-MLUSIM_POOL(maxpool, false, std::max(a, b))
-MLUSIM_POOL(minpool, false, std::min(a, b))
+// The max- and min-pools compare as __bang_maximum and __bang_minimum do: a
+// NaN never beats a number (a window of NaNs alone gives NaN), +0 is above -0.
+MLUSIM_POOL(maxpool, false, (mlusim::detail::pick_extreme<true, false>(a, b)))
+MLUSIM_POOL(minpool, false, (mlusim::detail::pick_extreme<false, false>(a, b)))
 MLUSIM_POOL(sumpool, false, a + b)
 MLUSIM_POOL(avgpool, true, a + b)
 #undef MLUSIM_POOL
 
 // The max-pool of __bang_maxpool (strides given) in dst, and, from byte
 // value_index_stride of dst on, where each maximum lies inside its window
-// (ky * kernel_width + kx, the first on ties) as uint32_t, in the same
-// [out_h][out_w][channel] order: mlu-ops' box_iou_rotated reads them so.
+// (ky * kernel_width + kx, the first on ties, by __bang_maxpool's comparison)
+// as uint32_t, in the same [out_h][out_w][channel] order: mlu-ops'
+// box_iou_rotated reads them so.
 // dst's two parts must not overlap; src may not be dst.
 template <typename T>
 void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, int width,
@@ -121,12 +125,16 @@ void __bang_maxpool_value_index(T *dst, const T *src, int channel, int height, i
           for (size_t x = 0; x < ow; ++x)
             for (size_t k = 0; k < ch; ++k) {
               size_t best = 0;
-              T best_value = s[((y * sy) * w + x * sx) * ch + k];
+              float best_value = static_cast<float>(s[((y * sy) * w + x * sx) * ch + k]);
               for (size_t at = 1; at < kh * kw; ++at) {
-                const T v = s[((y * sy + at / kw) * w + (x * sx + at % kw)) * ch + k];
-                if (v > best_value) best = at, best_value = v;
+                const float v =
+                    static_cast<float>(s[((y * sy + at / kw) * w + (x * sx + at % kw)) * ch + k]);
+                // __bang_maxpool's rule; a value equal to the best keeps the first.
+                const float larger = pick_extreme<true, false>(best_value, v);
+                if (std::bit_cast<uint32_t>(larger) != std::bit_cast<uint32_t>(best_value))
+                  best = at, best_value = larger;
               }
-              d[(y * ow + x) * ch + k] = best_value;
+              d[(y * ow + x) * ch + k] = static_cast<T>(best_value);
               const auto at = static_cast<uint32_t>(best);
               std::memcpy(indices + ((y * ow + x) * ch + k) * sizeof(at), &at, sizeof(at));
             }
