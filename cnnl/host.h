@@ -16,6 +16,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "cnnl.h"
+#include "cnnl/index_tuples.h"
 #include "cnnl/plan.h"
 #include "runtime/operator_kit.h"
 
@@ -216,6 +217,16 @@ int transpose_align_bytes();  // __bang_transpose's rows and cols are multiples 
 // `bytes_per_channel` of NRAM per channel: narrow enough that every core gets
 // an item, no wider than NRAM holds. Blocks are then min(pitch, channels) wide.
 int64_t channel_pitch(int64_t channels, int64_t items, int64_t bytes_per_channel, int64_t align);
+
+// Index tuples into `target`'s first K dims (ScatterNd's output, GatherNd's
+// params), index_tuples.cpp: int32 indices [..., K], 1 <= K <= target's rank
+// (at most IndexTuples::kMaxIndexDims); `slices` (ScatterNd's updates,
+// GatherNd's output) shaped as indices' dims but the last followed by
+// target's dims from K on, of target's dtype; all dense.
+cnnlStatus_t check_index_tuples(const char *api, const Tensor &indices, const char *target_name,
+                                const Tensor &target, const char *slices_name,
+                                const Tensor &slices);
+IndexTuples index_tuples(const Tensor &indices, const Tensor &target);
 
 // A UNION1 launch of whole clusters, as few as give `tasks` tasks (at least
 // one cluster, at most the device).

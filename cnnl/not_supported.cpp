@@ -1,9 +1,8 @@
 // The CNNL calls mlu-ops v1.5.2 and v1.11.1 name that mlusim does not simulate
 // (part 3 of include/cnnl.h): DCN, quantized MatMul (QuantizeParam,
 // QuantizeMatMul), BatchMatMulEx (its heuristic calls included), OpTensor,
-// Transform, Pad, StridedSlice, Concat, AddN, GatherNd (and GatherNd_v2),
-// Reduce (and its _v2 calls). MatMul itself is simulated (matmul.cpp). Each
-// one, descriptor calls included, returns CNNL_STATUS_NOT_SUPPORTED with a log
+// Transform, Pad, StridedSlice, Concat, Reduce (and its _v2 calls). MatMul
+// itself is simulated (matmul.cpp). Each one, descriptor calls included, returns CNNL_STATUS_NOT_SUPPORTED with a log
 // line naming itself; it reads none of its arguments and writes nothing.
 #include "cnnl/host.h"
 
@@ -158,24 +157,6 @@ cnnlStatus_t cnnlStridedSlice_v2(cnnlHandle_t, const cnnlTensorDescriptor_t, con
 cnnlStatus_t cnnlConcat(cnnlHandle_t, const int, const int, const cnnlTensorDescriptor_t *,
                         const void *const *, void *, size_t, const cnnlTensorDescriptor_t, void *) {
   return not_simulated("cnnlConcat");
-}
-cnnlStatus_t cnnlGetAddNWorkspaceSize(cnnlHandle_t, const cnnlTensorDescriptor_t *, const uint32_t,
-                                      const cnnlTensorDescriptor_t, size_t *) {
-  return not_simulated("cnnlGetAddNWorkspaceSize");
-}
-cnnlStatus_t cnnlAddN_v2(cnnlHandle_t, const cnnlTensorDescriptor_t *, const void *const *,
-                         const uint32_t, const cnnlTensorDescriptor_t, void *, void *, size_t) {
-  return not_simulated("cnnlAddN_v2");
-}
-cnnlStatus_t cnnlGatherNd(cnnlHandle_t, const cnnlTensorDescriptor_t, const void *,
-                          const cnnlTensorDescriptor_t, const void *, const cnnlTensorDescriptor_t,
-                          void *) {
-  return not_simulated("cnnlGatherNd");
-}
-cnnlStatus_t cnnlGatherNd_v2(cnnlHandle_t, const int, const cnnlTensorDescriptor_t, const void *,
-                             const cnnlTensorDescriptor_t, const void *,
-                             const cnnlTensorDescriptor_t, void *) {
-  return not_simulated("cnnlGatherNd_v2");
 }
 cnnlStatus_t cnnlCreateReduceDescriptor(cnnlReduceDescriptor_t *) {
   return not_simulated("cnnlCreateReduceDescriptor");

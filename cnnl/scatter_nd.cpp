@@ -5,7 +5,8 @@
 // the launches. Semantics: TensorFlow's scatter_nd (CNNL's model), onto the
 // input's values when an input is given, else onto the output's own; a tuple
 // with an index out of range is skipped (mlu-ops' dynamic_point_to_voxel
-// backward marks its unused tuples with the output's element count).
+// backward marks its unused tuples with the output's element count). The
+// input may be the output itself, not overlap it in part.
 #include <algorithm>
 
 #include "cnnl/host.h"
@@ -17,49 +18,16 @@ namespace {
 using cnnlsim::Tensor;
 namespace sn = cnnlsim::scatter_nd;
 
-cnnlStatus_t check_shapes(const char *api, const Tensor &indices, const Tensor &updates,
-                          const Tensor &out) {
-  CNNL_SUPPORTS(api, indices.dtype == CNNL_DTYPE_INT32, "indices {}: int32",
-                cnnlsim::describe(indices));
-  CNNL_CHECK(api, indices.rank() >= 1, "indices is {}: at least one dim",
-             cnnlsim::describe(indices));
-  const int k = static_cast<int>(indices.last_dim());
-  CNNL_CHECK(api, k >= 1 && k <= out.rank(),
-             "indices {}: its last dim (indices per tuple) must be 1 to the output's rank ({})",
-             cnnlsim::describe(indices), out.rank());
-  CNNL_SUPPORTS(api, k <= sn::kMaxIndexDims, "at most {} indices per tuple, got {}",
-                sn::kMaxIndexDims, k);
-  std::vector<int64_t> want(indices.dims.begin(), indices.dims.end() - 1);
-  want.insert(want.end(), out.dims.begin() + k, out.dims.end());
-  CNNL_CHECK(api, updates.dims == want && updates.dtype == out.dtype,
-             "updates is {}: must be indices' dims but the last, then the output's from dim {} "
-             "on, of the output's dtype ({})",
-             cnnlsim::describe(updates), k, cnnlsim::describe(out));
-  for (const Tensor *t : {&indices, &updates, &out})
-    CNNL_SUPPORTS(api, t->dense(), "{}: dense tensors", cnnlsim::describe(*t));
-  return CNNL_STATUS_SUCCESS;
-}
-
 sn::Plan plan_of(cnnlScatterNdMode_t mode, const Tensor &indices, const Tensor &out) {
   sn::Plan p;
   p.add = mode == CNNL_SCATTERND_ADD;
   p.dtype = out.dtype == CNNL_DTYPE_FLOAT ? 0 : out.dtype == CNNL_DTYPE_HALF ? 1 : 2;
   p.width = static_cast<int>(cnnlsim::dtype_size(out.dtype));
-  p.index_dims = static_cast<int>(indices.last_dim());
-  p.tuples = indices.elements() / p.index_dims;
-  p.slice = 1;
-  for (int d = out.rank() - 1; d >= 0; --d) {
-    if (d < p.index_dims) {
-      p.dims[d] = out.dim(d);
-      p.strides[d] = p.slice;
-    }
-    p.slice *= out.dim(d);
-  }
-  for (int d = 0; d < p.index_dims; ++d) p.slice /= out.dim(d);
+  p.at = cnnlsim::index_tuples(indices, out);
   p.nram_bytes = cnnlsim::nram_bytes();
   p.chunk = (p.nram_bytes - cnnlsim::kGranuleBytes) / cnnlsim::kGranuleBytes *
             cnnlsim::kGranuleBytes / p.width;
-  p.dim = cnnlsim::union1_dim(p.tuples);
+  p.dim = cnnlsim::union1_dim(p.at.tuples);
   return p;
 }
 
@@ -83,7 +51,7 @@ cnnlStatus_t cnnlScatterNd_v2(cnnlHandle_t handle, cnnlScatterNdMode_t mode,
   CNNL_CHECK(api, mode == CNNL_SCATTERND_ADD || mode == CNNL_SCATTERND_UPDATE,
              "mode is {}: CNNL_SCATTERND_ADD (0) or CNNL_SCATTERND_UPDATE (1)",
              static_cast<int>(mode));
-  CNNL_RETURN_IF_ERROR(check_shapes(api, idx, upd, out));
+  CNNL_RETURN_IF_ERROR(cnnlsim::check_index_tuples(api, idx, "output", out, "updates", upd));
   CNNL_SUPPORTS(api,
                 mode == CNNL_SCATTERND_UPDATE || out.dtype == CNNL_DTYPE_FLOAT ||
                     out.dtype == CNNL_DTYPE_HALF || out.dtype == CNNL_DTYPE_INT32,
@@ -93,6 +61,9 @@ cnnlStatus_t cnnlScatterNd_v2(cnnlHandle_t handle, cnnlScatterNdMode_t mode,
     CNNL_CHECK(api, in.dims == out.dims && in.dtype == out.dtype && in.dense(),
                "input is {}: a dense tensor of the output's dims and dtype ({})",
                cnnlsim::describe(in), cnnlsim::describe(out));
+  // In place (mlu-ops' indice_convolution_backward_data passes one buffer as
+  // both): the output already holds the input.
+  if (has_input && input == output) has_input = false;
   const Tensor none;
   CNNL_RETURN_IF_ERROR(cnnlsim::check_buffers(
       api, {{"indices", &idx, indices}, {"updates", &upd, updates},
@@ -109,6 +80,6 @@ cnnlStatus_t cnnlScatterNd_v2(cnnlHandle_t handle, cnnlScatterNdMode_t mode,
     CNNL_RETURN_IF_ERROR(cnnlsim::launched(
         api, sn::launch_copy_input(queue, input, output, out.elements(), args.plan.width,
                                    cnnlsim::union1_dim(cnnlsim::core_count()))));
-  if (args.plan.tuples == 0) return CNNL_STATUS_SUCCESS;
+  if (args.plan.at.tuples == 0) return CNNL_STATUS_SUCCESS;
   return cnnlsim::launched(api, sn::launch(queue, args));
 }

@@ -8,21 +8,16 @@
 
 #include <cstdint>
 
+#include "cnnl/index_tuples.h"
 #include "cnrt.h"
 
 namespace cnnlsim::scatter_nd {
-
-constexpr int kMaxIndexDims = 8;
 
 struct Plan {
   bool add = true;          // CNNL_SCATTERND_ADD, else UPDATE
   int dtype = 0;            // ADD: 0 float, 1 half, 2 int32
   int width = 0;            // bytes per element
-  int64_t tuples = 0;       // index tuples (= slices of the updates)
-  int index_dims = 0;       // K
-  int64_t dims[kMaxIndexDims] = {};     // the output's first K dims
-  int64_t strides[kMaxIndexDims] = {};  // in elements: one step along each of them
-  int64_t slice = 0;        // elements per slice: the product of the output's other dims
+  IndexTuples at;           // into the output; a slice of the updates each
   int64_t chunk = 0;        // elements of a slice one NRAM block holds
   int nram_bytes = 0;
   cnrtDim3_t dim{1, 1, 1};  // a UNION1 launch

@@ -17,8 +17,6 @@ TEST(CnnlNotSupported, DescriptorsAndComputeCallsSaySo) {
                  cnnlDCNForward(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                                 nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr,
                                 nullptr));
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGatherNd", "not supported",
-                 cnnlGatherNd(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
 }
 
 // CNNL 2.x's names that mlu-ops v1.11.1 calls (sparse convolution) and the
@@ -36,8 +34,6 @@ TEST(CnnlNotSupported, CnnlTwoCallsOfMluOpsOneElevenSaySo) {
                  cnnlQuantizeMatMul(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                                     nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                                     nullptr, nullptr, nullptr, nullptr, 0));
-  EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlGatherNd_v2", "not supported",
-                 cnnlGatherNd_v2(nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr));
   int axis[1] = {1};
   EXPECT_REFUSED(CNNL_STATUS_NOT_SUPPORTED, "cnnlSetReduceDescriptor_v2", "not supported",
                  cnnlSetReduceDescriptor_v2(nullptr, axis, 1, CNNL_REDUCE_ADD, CNNL_DTYPE_INT32,

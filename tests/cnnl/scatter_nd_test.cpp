@@ -76,6 +76,31 @@ TEST(CnnlScatterNd, UpdateReplacesSlices) {
   EXPECT_EQ(d_out.download(), want);
 }
 
+// mlu-ops' indice_convolution_backward_data: one buffer as input and output.
+TEST(CnnlScatterNd, UpdatesInPlaceWhenTheInputIsTheOutput) {
+  Handle handle;
+  const std::vector<int32_t> indices = {3, 0};
+  const std::vector<float> updates = {7, 8, 9, 10};
+  std::vector<float> start(5 * 2);
+  for (size_t i = 0; i < start.size(); ++i) start[i] = static_cast<float>(i);
+  std::vector<float> want = start;
+  want[6] = 7, want[7] = 8, want[0] = 9, want[1] = 10;
+  Desc idx_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {2, 1});
+  Desc upd_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, {2, 2});
+  Desc io_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, {5, 2});
+  DeviceBuffer<int32_t> d_idx(indices);
+  DeviceBuffer<float> d_upd(updates), d_io(start);
+  ASSERT_EQ(cnnlScatterNd_v2(handle, CNNL_SCATTERND_UPDATE, idx_desc, d_idx.get(), upd_desc,
+                             d_upd.get(), io_desc, d_io.get(), io_desc, d_io.get()),
+            CNNL_STATUS_SUCCESS);
+  EXPECT_EQ(d_io.download(), want);
+  // A partial overlap is still refused.
+  Desc part_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_FLOAT, {4, 2});
+  EXPECT_REFUSED(CNNL_STATUS_BAD_PARAM, "cnnlScatterNd_v2", "share memory",
+                 cnnlScatterNd_v2(handle, CNNL_SCATTERND_UPDATE, idx_desc, d_idx.get(), upd_desc,
+                                  d_upd.get(), part_desc, d_io.get() + 2, part_desc, d_io.get()));
+}
+
 TEST(CnnlScatterNd, RefusesMismatchedShapesAndUnsupportedDtypes) {
   Handle handle;
   Desc idx_desc(CNNL_LAYOUT_ARRAY, CNNL_DTYPE_INT32, {4, 1});
