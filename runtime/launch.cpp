@@ -301,6 +301,8 @@ void init_cores(const LaunchPlan &p, OnchipMemory &mem, const GdramLease &lease,
     c.rules = rules;
     c.scalar_prices = scalar;
     c.scalar_cycles = c.scalar_nram_accesses = 0;
+    c.scalar_reads_span = c.scalar_writes_span = NramSpan{};
+    c.scalar_far_reads = c.scalar_far_writes = AddressSpan{};
     std::fill(std::begin(c.recent_gdram), std::end(c.recent_gdram), AddressRange{});
     c.last_elsewhere = AddressRange{};  // this launch's allocations
     c.physical_core = i;

@@ -43,6 +43,14 @@ void StepLog::release_before(size_t index) {
   spare_.insert(spare_.end(), chunks_.begin(), chunks_.begin() + static_cast<ptrdiff_t>(whole));
   chunks_.erase(chunks_.begin(), chunks_.begin() + static_cast<ptrdiff_t>(whole));
   released_ += whole;
+  const auto kept = std::find_if(far_.begin(), far_.end(),
+                                 [this](const FarScalar &f) { return f.step >= first_held(); });
+  far_.erase(far_.begin(), kept);
+}
+
+const FarScalar &StepLog::FarReader::of(size_t index) const {
+  return *std::lower_bound(first, last, index,
+                           [](const FarScalar &f, size_t i) { return f.step < i; });
 }
 
 void StepLog::keep_room(size_t kept_chunks) {

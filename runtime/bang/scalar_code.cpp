@@ -92,9 +92,13 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
   const ScalarPrices &price = c.scalar_prices;
   const uint64_t times = charged_accesses(access);
   const bool store = (access & kScalarStore) != 0;
+  // A value kept in a register meets memory before and after its loop only.
+  const bool far_load = (access & kScalarLoad) != 0 && !in_register(access);
+  const bool far_store = store && !in_register(access);
   switch (place_of(c, address)) {
     case Place::kSram:
       if (store) note_store(c, Space::kSram, c.sram, address, bytes);
+      note_far_access(c, address, bytes, far_load, far_store);
       c.scalar_cycles += times * price.sram;
       // The cluster's cores and memory core share it in UNION launches; a
       // BLOCK task has it to itself.
@@ -106,6 +110,7 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       return;
     case Place::kWram:
       if (store) note_store(c, Space::kWram, c.wram, address, bytes);
+      note_far_access(c, address, bytes, far_load, far_store);
       c.scalar_cycles += times * price.onchip;
       return;
     case Place::kElsewhere:  // the stack: the device keeps it in NRAM
@@ -114,6 +119,12 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       c.scalar_cycles += times * price.onchip;
       return;
   }
+}
+
+void keep_far_scalar(CoreContext &c) {
+  const HeapHeld held(c);
+  c.steps.keep_far(FarScalar{c.steps.size() - 1, c.scalar_far_reads, c.scalar_far_writes});
+  c.scalar_far_reads = c.scalar_far_writes = AddressSpan{};
 }
 
 void scalar_run_break(CoreContext &c, const char *op, const char *where, uintptr_t address,

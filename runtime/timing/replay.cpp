@@ -90,6 +90,7 @@ inline void Model::take_recorded(const std::vector<uint8_t> &complete) {
     recorded_ += k.log->size() - k.count;
     k.count = k.log->size();
     k.steps = k.log->reader();
+    k.far = k.log->far_reader();
     k.complete = complete[launch_index_[i]] != 0;
   }
 }

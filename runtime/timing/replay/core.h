@@ -95,6 +95,7 @@ class PipeRing {
 struct Core {
   const StepLog *log;
   StepLog::Reader steps;  // the log's held steps, as of the last place()
+  StepLog::FarReader far;  // their far-scalar spans, as of the last place()
   size_t count;   // of steps recorded so far
   bool complete;  // no more to come
   int cluster;

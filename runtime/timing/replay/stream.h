@@ -112,7 +112,7 @@ inline void Model::wait(Core &k, const Step &s, double until) {
 inline bool Model::run_scalar_code(Core &k, const Step &s) {
   if (k.scalar_done == k.next + 1) return true;
   double start = k.now;
-  if (!s.scalar_reads.empty() || !s.scalar_writes.empty()) {
+  if (!s.scalar_reads.empty() || !s.scalar_writes.empty() || s.far_scalar) {
     start = scalar_code_start(k, s);
     if (start == kUnknown) {
       k.state = Core::kBlocked;
@@ -155,19 +155,34 @@ inline Access scalar_access(const Core &k, const Step &s) {
   return a;
 }
 
+// The same for what it accessed outside NRAM (SRAM, WRAM, GDRAM), empty
+// unless the step has some.
+inline Access far_scalar_access(const Core &k, const Step &s) {
+  Access a;
+  if (!s.far_scalar) return a;
+  const FarScalar &f = k.far.of(k.next);
+  if (!f.writes.empty()) a.w_lo = f.writes.lo, a.w_hi = f.writes.hi;
+  if (!f.reads.empty()) a.r0_lo = f.reads.lo, a.r0_hi = f.reads.hi;
+  return a;
+}
+
 // When the scalar code before step s may start: at the stream's time, or
 // once the latest synchronous instruction of each pipe that writes what it
 // reads (RAW), or reads or writes what it writes (WAR, WAW), has ended;
 // kUnknown while such an end is not known. Async copies are not waited for:
 // their data lands at the fence (an access before it is an async hazard).
 inline double Model::scalar_code_start(Core &k, const Step &s) {
-  const Access scalar = scalar_access(k, s);
+  const Access scalar = scalar_access(k, s), far = far_scalar_access(k, s);
   double start = k.now;
   for (uint32_t pipes = k.syncs_running; pipes != 0; pipes &= pipes - 1) {
     const auto p = static_cast<Pipe>(std::countr_zero(pipes));
     const PipeRing &q = k.pipe[p];
     const uint64_t oldest = oldest_running_sync(k, p);
-    const uint64_t seq = latest_dependency(q, oldest, q.tail(), scalar, false);
+    uint64_t seq = latest_dependency(q, oldest, q.tail(), scalar, false);
+    if (s.far_scalar) {
+      const uint64_t far_seq = latest_dependency(q, oldest, q.tail(), far, false);
+      if (seq == kNoDependency || (far_seq != kNoDependency && far_seq > seq)) seq = far_seq;
+    }
     if (seq == kNoDependency) continue;
     if (q.at(seq).end == kUnknown) return kUnknown;
     start = std::max(start, q.at(seq).end);

@@ -488,6 +488,8 @@ struct CoreContext {
   // The NRAM that scalar code read and wrote since the last recorded step
   // (Step::scalar_reads, scalar_writes); in an untimed launch they widen unread.
   NramSpan scalar_reads_span, scalar_writes_span;
+  // The same outside NRAM (SRAM, WRAM, GDRAM), as host addresses.
+  AddressSpan scalar_far_reads, scalar_far_writes;
   ScalarPrices scalar_prices{};
   // Where the last scalar accesses outside NRAM fell (a launch's allocations
   // do not change while it runs): the GDRAM allocations, newest first (a loop
@@ -567,6 +569,9 @@ void check_onchip_slowly(const CoreContext &c, const char *op, const char *opera
 // A core at its step limit at instruction `op`: too many steps, or stopped
 // by the watchdog.
 [[noreturn]] void fault_too_many_steps(const CoreContext &c, const char *op);
+// The step just recorded follows scalar code that accessed SRAM, WRAM or
+// GDRAM: its far spans go to the log's table (runtime/bang/scalar_code.cpp).
+void keep_far_scalar(CoreContext &c);
 // Marks a stretch that holds heap memory (a log reallocating, an
 // intrinsic's scratch) or host locks (an atomic's): the watchdog's signal
 // does not abandon it halfway, which would leak the one or leave the other

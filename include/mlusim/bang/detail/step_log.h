@@ -37,6 +37,7 @@ class StepLog {
     std::swap(next_, other.next_);
     std::swap(end_, other.end_);
     std::swap(size_, other.size_);
+    far_.swap(other.far_);
   }
 
   // Steps recorded; those from first_held() on can be read.
@@ -70,11 +71,22 @@ class StepLog {
   // step goes there (most launches record less than a chunk per core).
   void clear(size_t kept_chunks) {
     released_ = size_ = 0;
+    far_.clear();
     if (chunks_.size() > 1 || spare_.size() >= kept_chunks) keep_room(kept_chunks);
     if (chunks_.empty()) return;
     next_ = chunks_[0];
     end_ = next_ + kChunkSteps;
   }
+  // The far spans of the steps whose scalar code had some (Step::far_scalar),
+  // in step order; those of released steps are dropped with them.
+  void keep_far(const FarScalar &f) { far_.push_back(f); }
+  struct FarReader {
+    const FarScalar *first = nullptr, *last = nullptr;
+    // The spans of step `index`, which has some.
+    const FarScalar &of(size_t index) const;
+  };
+  FarReader far_reader() const { return FarReader{far_.data(), far_.data() + far_.size()}; }
+
   // Chunks held or kept as room (the memory the log takes).
   size_t chunks() const { return chunks_.size() + spare_.size(); }
 
@@ -83,6 +95,7 @@ class StepLog {
   void keep_room(size_t kept_chunks);  // clear()'s: chunks beyond the first go spare
   std::vector<Step *> chunks_;  // chunks_[k] holds steps from (released_ + k) * kChunkSteps
   std::vector<Step *> spare_;   // room for steps to come
+  std::vector<FarScalar> far_;
   size_t released_ = 0;         // chunks released from the front
   Step *next_ = nullptr, *end_ = nullptr;
   size_t size_ = 0;

@@ -116,6 +116,26 @@ struct NramSpan {
   }
 };
 
+// The SRAM, WRAM and GDRAM that scalar code accessed, as host addresses
+// [lo, hi) bounding every access (empty while lo >= hi). Rarer than NRAM's:
+// a step whose scalar code had one keeps them beside the log (StepLog's
+// far-scalar table), not in the step.
+struct AddressSpan {
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  bool empty() const { return lo >= hi; }
+  void add(uintptr_t address, size_t bytes) {
+    if (address < lo) lo = address;
+    if (address + bytes > hi) hi = address + bytes;
+  }
+};
+
+// A step's far spans: what the scalar code before step `step` read and wrote
+// outside NRAM.
+struct FarScalar {
+  size_t step;
+  AddressSpan reads, writes;
+};
+
 // The operand classes of the matrix unit, by the wider source (docs/cost_model.md).
 enum MatrixRate : uint8_t { kMatrixInt8, kMatrixInt16, kMatrixHalf, kMatrixFloat, kMatrixRates };
 
@@ -139,6 +159,9 @@ struct Step {
   bool ordered : 1 = false;
   // An on-chip copy to or from SRAM: it shares its cluster's SRAM port.
   bool sram : 1 = false;
+  // The scalar code before it also accessed SRAM, WRAM or GDRAM: its spans
+  // are in the log's far-scalar table.
+  bool far_scalar : 1 = false;
   uint8_t rate = 0;
   // Scalar code the stream ran before issuing this step, in cycles at the
   // fitted prices (every one an estimate: the error bar's replays scale it).
