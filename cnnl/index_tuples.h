@@ -1,7 +1,7 @@
 // What ScatterNd and GatherNd share: tuples of K int32 indices, each naming a
 // slice of a tensor (the output of a scatter, the params of a gather) by its
 // first K dims; the slice is the rest of that tensor's dims. Plain C++,
-// included by the host and the kernels.
+// included by the host and the kernels (their device code: cnnl/kernel.h).
 #pragma once
 
 #include <cstdint>
@@ -15,17 +15,6 @@ struct IndexTuples {
   int64_t dims[kMaxIndexDims] = {};     // the tensor's first K dims
   int64_t strides[kMaxIndexDims] = {};  // in elements: one step along each of them
   int64_t slice = 0;        // elements per slice: the product of the tensor's other dims
-
-  // The slice's first element in the tensor, or -1 when an index is out of
-  // its dim's range.
-  int64_t slice_offset(const int32_t *tuple) const {
-    int64_t offset = 0;
-    for (int k = 0; k < index_dims; ++k) {
-      if (tuple[k] < 0 || tuple[k] >= dims[k]) return -1;
-      offset += tuple[k] * strides[k];
-    }
-    return offset;
-  }
 };
 
 }  // namespace cnnlsim

@@ -3,6 +3,7 @@
 
 #include <bang.h>
 
+#include "cnnl/index_tuples.h"
 #include "cnnl/plan.h"
 
 // The status of a kernel<<<...>>>(...) launch: stale errors cleared first,
@@ -55,6 +56,18 @@ __mlu_func__ void stable_sort_indices(int32_t *order, int32_t *spare, int64_t n,
     }
     for (int64_t i = 0; i < n; ++i) order[i] = spare[i];
   }
+}
+
+// The first element of the slice an index tuple names (index_tuples.h), or
+// -1 when an index is out of its dim's range. Device code, so that its
+// scalar accesses are charged.
+__mlu_func__ int64_t slice_offset(const int32_t *tuple, const IndexTuples &at) {
+  int64_t offset = 0;
+  for (int k = 0; k < at.index_dims; ++k) {
+    if (tuple[k] < 0 || tuple[k] >= at.dims[k]) return -1;
+    offset += tuple[k] * at.strides[k];
+  }
+  return offset;
 }
 
 // `n` elements of a float or half tensor in GDRAM, from `offset`, into NRAM
