@@ -219,7 +219,7 @@ int transpose_align_bytes();  // __bang_transpose's rows and cols are multiples 
 int64_t channel_pitch(int64_t channels, int64_t items, int64_t bytes_per_channel, int64_t align);
 
 // Index tuples into `target`'s first K dims (ScatterNd's output, GatherNd's
-// params), index_tuples.cpp: int32 indices [..., K], 1 <= K <= target's rank
+// params): int32 indices [..., K], 1 <= K <= target's rank
 // (at most IndexTuples::kMaxIndexDims); `slices` (ScatterNd's updates,
 // GatherNd's output) shaped as indices' dims but the last followed by
 // target's dims from K on, of target's dtype; all dense.
