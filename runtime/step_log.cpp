@@ -43,9 +43,9 @@ void StepLog::release_before(size_t index) {
   spare_.insert(spare_.end(), chunks_.begin(), chunks_.begin() + static_cast<ptrdiff_t>(whole));
   chunks_.erase(chunks_.begin(), chunks_.begin() + static_cast<ptrdiff_t>(whole));
   released_ += whole;
-  const auto kept = std::find_if(far_.begin(), far_.end(),
-                                 [this](const FarScalar &f) { return f.step >= first_held(); });
-  far_.erase(far_.begin(), kept);
+  const size_t first = first_held();
+  const auto released_far = [first](const FarScalar &f) { return f.step < first; };
+  far_.erase(far_.begin(), std::partition_point(far_.begin(), far_.end(), released_far));
 }
 
 const FarScalar &StepLog::FarReader::of(size_t index) const {

@@ -92,13 +92,10 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
   const ScalarPrices &price = c.scalar_prices;
   const uint64_t times = charged_accesses(access);
   const bool store = (access & kScalarStore) != 0;
-  // A value kept in a register meets memory before and after its loop only.
-  const bool far_load = (access & kScalarLoad) != 0 && !in_register(access);
-  const bool far_store = store && !in_register(access);
   switch (place_of(c, address)) {
     case Place::kSram:
       if (store) note_store(c, Space::kSram, c.sram, address, bytes);
-      note_far_access(c, address, bytes, far_load, far_store);
+      note_far_access(c, address, bytes, access);
       c.scalar_cycles += times * price.sram;
       // The cluster's cores and memory core share it in UNION launches; a
       // BLOCK task has it to itself.
@@ -110,7 +107,7 @@ void scalar_elsewhere(CoreContext &c, const char *op, const char *where, uintptr
       return;
     case Place::kWram:
       if (store) note_store(c, Space::kWram, c.wram, address, bytes);
-      note_far_access(c, address, bytes, far_load, far_store);
+      note_far_access(c, address, bytes, access);
       c.scalar_cycles += times * price.onchip;
       return;
     case Place::kElsewhere:  // the stack: the device keeps it in NRAM

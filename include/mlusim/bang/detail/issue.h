@@ -35,7 +35,7 @@ inline void record(CoreContext &c, const Step &step) {
   kept.scalar_writes = c.scalar_writes_span;
   c.scalar_cycles = c.scalar_nram_accesses = 0;
   c.scalar_reads_span = c.scalar_writes_span = NramSpan{};
-  if (!c.scalar_far_reads.empty() || !c.scalar_far_writes.empty()) [[unlikely]] {
+  if ((c.scalar_far_reads.hi | c.scalar_far_writes.hi) != 0) [[unlikely]] {  // either not empty
     kept.far_scalar = true;
     detail::keep_far_scalar(c);
   }

@@ -112,11 +112,12 @@ inline ScalarRun *continued_run(CoreContext &c, const char *site, uintptr_t addr
 
 // Scalar code's access outside NRAM, for the replay: the next step's scalar
 // code waits for the instructions that write what it read or access what it
-// wrote (docs/cost_model.md, "Scalar code").
-inline void note_far_access(CoreContext &c, uintptr_t address, size_t bytes, bool load,
-                            bool store) {
-  if (load) c.scalar_far_reads.add(address, bytes);
-  if (store) c.scalar_far_writes.add(address, bytes);
+// wrote (docs/cost_model.md, "Scalar code"). A value kept in a register
+// meets memory before and after its loop only.
+inline void note_far_access(CoreContext &c, uintptr_t address, size_t bytes, unsigned access) {
+  if (in_register(access)) return;
+  if ((access & kScalarLoad) != 0) c.scalar_far_reads.add(address, bytes);
+  if ((access & kScalarStore) != 0) c.scalar_far_writes.add(address, bytes);
 }
 
 // A scalar access of GDRAM: its time (a load waits for the value, a store is
@@ -129,7 +130,7 @@ inline void charge_scalar_gdram(CoreContext &c, uintptr_t address, size_t bytes,
   const bool load = (access & kScalarLoad) != 0, store = (access & kScalarStore) != 0;
   c.scalar_cycles +=
       (load ? c.scalar_prices.gdram_load : 0) + (store ? c.scalar_prices.gdram_store : 0);
-  note_far_access(c, address, bytes, load, store);
+  note_far_access(c, address, bytes, access);
   // An element under 64 bytes covers each block it touches in part (bytes is
   // a constant where the translation calls: the test folds away).
   const uint64_t touched = ((address + bytes - 1) >> 6) - (address >> 6) + 1;

@@ -102,32 +102,26 @@ constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t gene
   return static_cast<uint64_t>(scope) | group << 8 | generation << 32;
 }
 
-// The stretch of the core's NRAM that scalar code accessed, as offsets [lo, hi)
-// bounding every access (empty while lo >= hi): the replay holds the scalar
-// code until the synchronous instructions it depends on have ended.
-struct NramSpan {
-  uint32_t lo = UINT32_MAX, hi = 0;
+// A stretch of memory that scalar code accessed, [lo, hi) bounding every
+// access (empty while lo >= hi; hi stays 0 until the first one): the replay holds the scalar code until the
+// synchronous instructions it depends on have ended.
+template <typename Offset>
+struct Span {
+  Offset lo = ~Offset{0}, hi = 0;
   bool empty() const { return lo >= hi; }
   // Stores only what moves: a loop walking up stores hi alone, and a store
   // not made is no chain of stores and loads from one access to the next.
-  void add(uintptr_t offset, size_t bytes) {
-    if (offset < lo) lo = static_cast<uint32_t>(offset);
-    if (offset + bytes > hi) hi = static_cast<uint32_t>(offset + bytes);
+  void add(uintptr_t at, size_t bytes) {
+    if (at < lo) lo = static_cast<Offset>(at);
+    if (at + bytes > hi) hi = static_cast<Offset>(at + bytes);
   }
 };
-
-// The SRAM, WRAM and GDRAM that scalar code accessed, as host addresses
-// [lo, hi) bounding every access (empty while lo >= hi). Rarer than NRAM's:
-// a step whose scalar code had one keeps them beside the log (StepLog's
-// far-scalar table), not in the step.
-struct AddressSpan {
-  uintptr_t lo = UINTPTR_MAX, hi = 0;
-  bool empty() const { return lo >= hi; }
-  void add(uintptr_t address, size_t bytes) {
-    if (address < lo) lo = address;
-    if (address + bytes > hi) hi = address + bytes;
-  }
-};
+// The core's NRAM, as offsets (kept in every step).
+using NramSpan = Span<uint32_t>;
+// SRAM, WRAM and GDRAM, as host addresses. Rarer than NRAM's: a step whose
+// scalar code had one keeps them beside the log (StepLog's far-scalar
+// table), not in the step.
+using AddressSpan = Span<uintptr_t>;
 
 // A step's far spans: what the scalar code before step `step` read and wrote
 // outside NRAM.
