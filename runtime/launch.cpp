@@ -18,7 +18,7 @@
 #include "runtime/logging.h"
 #include "runtime/memory_core.h"
 #include "runtime/memory_fault.h"
-#include "runtime/onchip_layout.h"
+#include "runtime/bang/onchip_layout.h"
 #include "runtime/onchip_memory.h"
 #include "runtime/pipe_hazards.h"
 #include "runtime/queue.h"

@@ -8,7 +8,6 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/logging.h"
 #include "runtime/settings.h"
 
@@ -325,7 +324,7 @@ class ActiveSet {
 std::string describe(const CoreContext &core, const SharedAccess &a) {
   // Scalar code runs between instructions: after the last one issued.
   const std::string when =
-      a.op != detail::kScalarCodeOp ? fmt::format("its instruction #{}", a.seq)
+      a.op != kScalarCodeOp ? fmt::format("its instruction #{}", a.seq)
       : a.seq > 1                   ? fmt::format("after its instruction #{}", a.seq - 1)
                                     : std::string("before its first instruction");
   return fmt::format("{} (task {}) {}{} ({})", detail::core_name(core), a.task, a.op,

@@ -8,7 +8,6 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/detail/issue.h"
-#include "mlusim/bang/detail/scalar_code.h"
 #include "runtime/memory_fault.h"
 #include "runtime/race_check.h"
 #include "runtime/team.h"
@@ -403,7 +402,6 @@ void Scheduler::room_for_steps(CoreContext &c) {
 }
 
 void Scheduler::barrier(CoreContext &c, BarrierScope scope, const char *op) {
-  detail::flush_scalar_runs(c);  // what scalar code did before the barrier
   Core &me = cores_[c.physical_core];
   Barrier &b = barrier_of(c, scope);
   // The timing model meets the same barrier: the n-th arrival of each of its

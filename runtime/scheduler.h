@@ -61,7 +61,8 @@ class Scheduler {
   int workers() const { return workers_; }
   double wall_us() const { return (wall_ns_ - parts_ns_ / workers_) / 1e3; }
 
-  // Inside a core: wait until every participant of the scope arrives.
+  // Inside a core: wait until every participant of the scope arrives (its
+  // pipes drained and its scalar code's accesses logged by the caller).
   void barrier(CoreContext &c, BarrierScope scope, const char *op);
   // Inside a core that needs room for more steps: stops at a checkpoint when
   // it recorded the checkpoint's steps_between since it last ran from one.

@@ -520,6 +520,7 @@ void barrier(BarrierScope scope, const char *op) {
     return;
   }
   fence(op, kAllPipes);
+  flush_scalar_runs(c);  // what scalar code did before the barrier
   c.launch->scheduler->barrier(c, scope, op);
 }
 

@@ -1,5 +1,5 @@
 // __nram__ / __wram__ / __mlu_shared__ / __ldram__ variables. Each declaration
-// becomes an OnchipSite (include/mlusim/bang/detail/program.h) and a name for
+// becomes an OnchipSite (include/mlusim/bang/detail/onchip_variables.h) and a name for
 // the calling core's instance of it:
 //   at function scope, a local reference (or pointer) bound to the instance
 //   each time the declaration runs; an initializer runs each time too;

@@ -282,6 +282,10 @@ class OnchipLayout;
 struct SharedAccessLog;
 class HazardReports;
 
+// How scalar code names itself where an instruction's name would stand (the
+// race check's reports, the hazard messages).
+inline constexpr const char kScalarCodeOp[] = "scalar code";
+
 // What a launch does when two pipes of a core (or scalar code and a pipe)
 // meet on the same bytes with no fence between them (MLUSIM_HAZARDS,
 // runtime/pipe_hazards.h): the kinds boards resolve are resolved as the board
@@ -290,7 +294,7 @@ class HazardReports;
 enum class HazardMode : uint8_t { kWarn, kFault, kOff };
 
 // The on-chip variables a .mlu kernel declared in one space, as one launch
-// lays them out for all its cores (runtime/onchip_layout.cpp): for each 128-byte
+// lays them out for all its cores (runtime/bang/onchip_layout.cpp): for each 128-byte
 // granule, the offset where the variable holding it ends (0: none does). An
 // operand is valid when it ends at or before the end recorded for its first
 // granule, so one lookup catches both a run past the declared memory and a run
@@ -563,7 +567,7 @@ void note_lut_index_outside(const CoreContext &c, long long index, size_t elemen
 // runs into.
 void check_onchip_slowly(const CoreContext &c, const char *op, const char *operand, Space space,
                          const void *p, size_t bytes);
-// An operand that leaves the declared variable it starts in (runtime/onchip_layout.cpp).
+// An operand that leaves the declared variable it starts in (runtime/bang/onchip_layout.cpp).
 [[noreturn]] void fault_crossing(const CoreContext &c, const char *op, const char *operand,
                                  Space space, const void *p, size_t bytes);
 // A core at its step limit at instruction `op`: too many steps, or stopped

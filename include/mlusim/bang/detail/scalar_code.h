@@ -56,10 +56,6 @@ inline uint64_t bits_of(const void *p, size_t bytes) {
   return bits;
 }
 
-// How scalar code names itself where an instruction's name would stand (the
-// race check's reports, the hazard messages).
-inline constexpr const char kScalarCodeOp[] = "scalar code";
-
 // An access outside the core's NRAM and the GDRAM allocation of the last one:
 // classified, charged, logged for the race check when it touches memory other
 // cores share. `op` names it in reports, `where` (may be null) its line;

@@ -1,6 +1,5 @@
 // The runtime side of translated .mlu programs (include/mlusim/bang/detail/program.h):
-// <<<>>> launches, the placement of declared on-chip variables, and the device a
-// program was built for.
+// <<<>>> launches and the device a program was built for.
 #include <cstdlib>
 
 #include <spdlog/fmt/fmt.h>
@@ -10,7 +9,6 @@
 #include "runtime/last_error.h"
 #include "runtime/launch.h"
 #include "runtime/logging.h"
-#include "runtime/onchip_layout.h"
 
 namespace mlusim::bang {
 
@@ -18,10 +16,6 @@ void run_launch(const char *kernel, const char *where, cnrtDim3_t dim, cnrtFunct
                 cnrtQueue_t queue, const std::function<void()> &body) {
   const cnrtRet_t ret = launch_kernel(kernel, dim, type, queue, body);
   if (ret != cnrtSuccess) log::runtime().debug("launch at {}: {}", where, last_error_message());
-}
-
-std::byte *place(CoreContext &c, OnchipSite &site, size_t bytes, size_t align) {
-  return c.launch->layout->place(c, site, bytes, align);
 }
 
 bool use_device(const char *preset) {

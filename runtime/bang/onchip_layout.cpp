@@ -1,4 +1,4 @@
-#include "runtime/onchip_layout.h"
+#include "runtime/bang/onchip_layout.h"
 
 #include <sys/mman.h>
 
@@ -187,5 +187,11 @@ void fault_crossing(const CoreContext &c, const char *op, const char *operand, S
                        last.empty() ? "memory no variable declares" : last));
 }
 }  // namespace detail
+
+namespace bang {
+std::byte *place(CoreContext &c, OnchipSite &site, size_t bytes, size_t align) {
+  return c.launch->layout->place(c, site, bytes, align);
+}
+}  // namespace bang
 
 }  // namespace mlusim

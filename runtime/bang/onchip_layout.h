@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "mlusim/bang/detail/core.h"
-#include "mlusim/bang/detail/program.h"
+#include "mlusim/bang/detail/onchip_variables.h"
 #include "runtime/devices.h"
 
 namespace mlusim {
