@@ -50,6 +50,8 @@ typedef struct {
   double onchip_latency_cycles;
   double vector_latency_cycles;
   double barrier_latency_cycles;
+  double dispatch_cycles;      /* how far apart the cores of a launch start, in the order of
+                                  their index (the dispatcher hands tasks out one by one) */
   double launch_overhead_us;
   double kernel_load_us;       /* a kernel's first launch in a process: the host loads it
                                   while the queue waits (host-observed time only) */

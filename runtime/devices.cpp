@@ -125,6 +125,11 @@ constexpr double kOnchipLatencyCycles = 30;
 constexpr double kSramBytesPerCycle = 128;
 constexpr double kVectorLatencyCycles = 16;
 constexpr double kBarrierLatencyCycles = 100;
+// The cores of a launch never start at one cycle on a board: the dispatcher
+// hands the tasks out one by one. No public figure gives the gap; one cycle
+// is the least it can be, and enough to keep cores that run the same code
+// from moving in lockstep (docs/cost_model.md, "A launch and an operator call").
+constexpr double kDispatchCycles = 1;
 // Fitted on the course lab's single matrix-unit launch (03_vector_nram) on the
 // MLU370-X8, timed with cnrtNotifierElapsedTime (docs/cost_model.md).
 constexpr double kKernelLoadUs = 35;
@@ -178,6 +183,7 @@ DeviceSpec spec_of(const Board &b) {
   s.onchip_latency_cycles = kOnchipLatencyCycles;
   s.vector_latency_cycles = kVectorLatencyCycles;
   s.barrier_latency_cycles = kBarrierLatencyCycles;
+  s.dispatch_cycles = kDispatchCycles;
   s.launch_overhead_us = generation.launch_overhead_us;
   s.kernel_load_us = kKernelLoadUs;
   s.dma_requests_in_flight = kDmaRequestsInFlight;
@@ -269,6 +275,7 @@ constexpr NamedConstant kConstants[] = {
     {"atomic_hold_ns", &DeviceSpec::atomic_hold_ns, nullptr},
     {"atomic_latency_ns", &DeviceSpec::atomic_latency_ns, nullptr},
     {"barrier_latency_cycles", &DeviceSpec::barrier_latency_cycles, nullptr},
+    {"dispatch_cycles", &DeviceSpec::dispatch_cycles, nullptr},
     {"gdram_efficiency", &DeviceSpec::gdram_efficiency, nullptr},
     {"gdram_latency_ns", &DeviceSpec::gdram_latency_ns, &DeviceSpec::scalar_gdram_load_ns},
     {"gdram_segment_bytes", &DeviceSpec::gdram_segment_bytes, nullptr},
@@ -364,6 +371,7 @@ const char *spec_problem(const DeviceSpec &s) {
   if (s.transpose_align_bytes <= 0 || s.dma_requests_in_flight <= 0)
     return "transpose_align_bytes and dma_requests_in_flight must be positive";
   if (s.atomic_hold_ns < 0) return "atomic_hold_ns must not be negative";
+  if (s.dispatch_cycles < 0) return "dispatch_cycles must not be negative";
   if (s.kernel_load_us < 0) return "kernel_load_us must not be negative";
   if (s.gdram_write_extra < 0 || s.gdram_segment_bytes < 0)
     return "gdram_write_extra and gdram_segment_bytes must not be negative";
@@ -439,6 +447,8 @@ std::vector<Figure> figures_of(int index) {
       {"SRAM port per cluster", fmt::format("{} B/cycle", s.sram_bytes_per_cycle), kEstimate, true},
       {"vector latency", fmt::format("{} cycles", s.vector_latency_cycles), kEstimate, true},
       {"barrier latency", fmt::format("{} cycles", s.barrier_latency_cycles), kEstimate, true},
+      {"dispatch gap between a launch's cores", fmt::format("{} cycles", s.dispatch_cycles), kEstimate,
+       true},
       {"launch overhead", fmt::format("{} us", s.launch_overhead_us), kEstimate, true},
       {"a kernel's first launch: loading it (host-observed time)",
        fmt::format("{} us", s.kernel_load_us), kEstimate, true},

@@ -58,6 +58,7 @@ Prices prices_of(const DeviceSpec &s, Estimates e) {
   p.vector_latency = time_at(s.vector_latency_cycles, e);
   p.barrier_latency = time_at(s.barrier_latency_cycles, e);
   p.issue_cycles = time_at(kIssueCycles, e);
+  p.dispatch_cycles = time_at(s.dispatch_cycles, e);
   p.pipe_queue_depth = static_cast<uint32_t>(rate_at(kPipeQueueDepth, e));
   p.dma_in_flight = static_cast<uint32_t>(std::max(1.0, rate_at(s.dma_requests_in_flight, e)));
   p.gdram_write_extra = time_at(s.gdram_write_extra, e);

@@ -46,7 +46,8 @@ inline int Model::clusters_of(const std::vector<CoreSteps> &input) {
   return clusters;
 }
 
-// Core `launch_index` of the launch gets the next replayed index.
+// Core `launch_index` of the launch gets the next replayed index, and starts
+// when the dispatcher reaches it (Prices::dispatch_cycles).
 inline void Model::add_core(size_t launch_index, const CoreSteps &c, bool traced) {
   replayed_[launch_index] = static_cast<int>(cores_.size());
   launch_index_.push_back(launch_index);
@@ -60,6 +61,7 @@ inline void Model::add_core(size_t launch_index, const CoreSteps &c, bool traced
   k.has_scratch = has_scratch(c);
   std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
   k.nram = c.nram;
+  k.now = prices_.dispatch_cycles * static_cast<double>(launch_index);
 }
 
 inline bool Model::place(const std::vector<uint8_t> &complete, size_t rounds) {

@@ -29,6 +29,9 @@ struct Prices {
   double barrier_latency = 0;
   double atomic_hold = 0;  // an atomic holds each 64-byte block it covers this long
   double issue_cycles = 1;
+  // The cores of a launch start one after another, this far apart, in the
+  // order of their index (DeviceSpec::dispatch_cycles).
+  double dispatch_cycles = 0;
   // Synchronous instructions one pipe holds before the stream stalls (an
   // estimate; the run's hazard window keeps kPipeQueueDepth whatever it is).
   uint32_t pipe_queue_depth = kPipeQueueDepth;
