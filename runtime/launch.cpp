@@ -9,6 +9,7 @@
 
 #include "mlusim/bang/detail/scalar_code.h"
 #include "mlusim/bang/memory.h"
+#include "runtime/bang/onchip_layout.h"
 #include "runtime/bang/print.h"
 #include "runtime/devices.h"
 #include "runtime/gdram.h"
@@ -18,7 +19,6 @@
 #include "runtime/logging.h"
 #include "runtime/memory_core.h"
 #include "runtime/memory_fault.h"
-#include "runtime/bang/onchip_layout.h"
 #include "runtime/onchip_memory.h"
 #include "runtime/pipe_hazards.h"
 #include "runtime/queue.h"

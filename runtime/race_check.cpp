@@ -325,8 +325,8 @@ std::string describe(const CoreContext &core, const SharedAccess &a) {
   // Scalar code runs between instructions: after the last one issued.
   const std::string when =
       a.op != kScalarCodeOp ? fmt::format("its instruction #{}", a.seq)
-      : a.seq > 1                   ? fmt::format("after its instruction #{}", a.seq - 1)
-                                    : std::string("before its first instruction");
+      : a.seq > 1           ? fmt::format("after its instruction #{}", a.seq - 1)
+                            : std::string("before its first instruction");
   return fmt::format("{} (task {}) {}{} ({})", detail::core_name(core), a.task, a.op,
                      a.where != nullptr ? fmt::format(" at {}", a.where) : std::string(), when);
 }

@@ -7,9 +7,9 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "mlusim/bang/detail/issue.h"
+#include "runtime/bang/onchip_layout.h"
 #include "runtime/logging.h"
 #include "runtime/memory_core.h"
-#include "runtime/bang/onchip_layout.h"
 #include "runtime/scheduler.h"
 #include "runtime/watchdog.h"
 

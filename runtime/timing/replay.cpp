@@ -32,7 +32,7 @@ inline Model::Model(const std::vector<CoreSteps> &input, const std::vector<uint8
   for (size_t i = 0; i < input.size(); ++i) {
     const CoreSteps &c = input[i];
     const bool traced = c.traced && keeps_trace;
-    if (complete[i] && !traced && ends_without_instructions(c, out_[i])) continue;
+    if (complete[i] && !traced && ends_without_instructions(c, dispatched_at(i), out_[i])) continue;
     add_core(i, c, traced);
   }
   dirty_.assign((cores_.size() + 63) / 64, 0);
@@ -46,8 +46,7 @@ inline int Model::clusters_of(const std::vector<CoreSteps> &input) {
   return clusters;
 }
 
-// Core `launch_index` of the launch gets the next replayed index, and starts
-// when the dispatcher reaches it (Prices::dispatch_cycles).
+// Core `launch_index` of the launch gets the next replayed index.
 inline void Model::add_core(size_t launch_index, const CoreSteps &c, bool traced) {
   replayed_[launch_index] = static_cast<int>(cores_.size());
   launch_index_.push_back(launch_index);
@@ -61,7 +60,7 @@ inline void Model::add_core(size_t launch_index, const CoreSteps &c, bool traced
   k.has_scratch = has_scratch(c);
   std::copy(std::begin(c.scratch), std::end(c.scratch), k.scratch);
   k.nram = c.nram;
-  k.now = prices_.dispatch_cycles * static_cast<double>(launch_index);
+  k.now = dispatched_at(launch_index);
 }
 
 inline bool Model::place(const std::vector<uint8_t> &complete, size_t rounds) {

@@ -74,6 +74,11 @@ class Model {
   // ---- the entry points' own steps (replay.cpp) --------------------------------
   static int clusters_of(const std::vector<CoreSteps> &input);
   void add_core(size_t launch_index, const CoreSteps &c, bool traced);
+  // When core `launch_index` starts: the dispatcher reaches the cores one
+  // after another (Prices::dispatch_cycles).
+  double dispatched_at(size_t launch_index) const {
+    return prices_.dispatch_cycles * static_cast<double>(launch_index);
+  }
   void take_recorded(const std::vector<uint8_t> &complete);
   void give_up();
 
@@ -104,7 +109,7 @@ class Model {
   void retire(Core &k, Pipe p);
 
   // ---- one core's stream (stream.h) ----------------------------------------------
-  bool ends_without_instructions(const CoreSteps &c, CoreTiming &out) const;
+  bool ends_without_instructions(const CoreSteps &c, double start, CoreTiming &out) const;
   void run_core(int core);
   bool run_scalar_code(Core &k, const Step &s);
   double scalar_code_start(Core &k, const Step &s);

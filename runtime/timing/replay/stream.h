@@ -36,13 +36,14 @@ inline bool drained(const Core &k, uint32_t mask, double &until) {
 }
 
 // A core whose steps are all fences (a memory core that returned at once,
-// a kernel with nothing to do) ends when its stream has run its scalar
-// code: nothing it waits for takes time, and nothing of it holds another
-// core. The same sum, in the same order, as run_core() would reach. (Not
-// for a traced core: its trace shows the scalar code.)
-inline bool Model::ends_without_instructions(const CoreSteps &c, CoreTiming &out) const {
+// a kernel with nothing to do) ends when its stream, started at `start`, has
+// run its scalar code: nothing it waits for takes time, and nothing of it
+// holds another core. The same sum, in the same order, as run_core() would
+// reach. (Not for a traced core: its trace shows the scalar code.)
+inline bool Model::ends_without_instructions(const CoreSteps &c, double start,
+                                             CoreTiming &out) const {
   const bool scratch = has_scratch(c);
-  double end = 0;
+  double end = start;
   for (size_t i = 0; i < c.steps->size(); ++i) {
     const Step &s = (*c.steps)[i];
     if (s.kind != StepKind::kFence) {  // a fence touches no memory: never skipped

@@ -103,8 +103,9 @@ constexpr uint64_t barrier_key(BarrierScope scope, uint64_t group, uint64_t gene
 }
 
 // A stretch of memory that scalar code accessed, [lo, hi) bounding every
-// access (empty while lo >= hi; hi stays 0 until the first one): the replay holds the scalar code until the
-// synchronous instructions it depends on have ended.
+// access (empty while lo >= hi; hi stays 0 until the first one): the replay
+// holds the scalar code until the synchronous instructions it depends on have
+// ended.
 template <typename Offset>
 struct Span {
   Offset lo = ~Offset{0}, hi = 0;
