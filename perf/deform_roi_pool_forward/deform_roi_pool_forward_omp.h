@@ -1,11 +1,13 @@
 // deform_roi_pool_forward as a plain OpenMP CPU program: one output point per
-// loop iteration, float accumulation, no simulator. The host-time yardstick of
-// the benchmark.
+// loop iteration, float accumulation (half rows converted as they are read),
+// no simulator. The host-time yardstick of the benchmark.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "perf/common/float_rows.h"
 
 namespace mluop::deform_roi_pool_forward::omp {
 
@@ -17,7 +19,7 @@ void deform_roi_pool_forward(const T *input, const T *rois, const T *offset, T *
   const int bins = num_rois * pooled_height * pooled_width;
 #pragma omp parallel
   {
-    std::vector<float> sum(static_cast<size_t>(channels));
+    std::vector<float> sum(static_cast<size_t>(channels)), room(4 * sum.size());
 #pragma omp for schedule(dynamic, 16)
     for (int bin = 0; bin < bins; ++bin) {
       const int pw = bin % pooled_width, ph = bin / pooled_width % pooled_height;
@@ -41,6 +43,11 @@ void deform_roi_pool_forward(const T *input, const T *rois, const T *offset, T *
       std::fill(sum.begin(), sum.end(), 0.0f);
       const bool readable = batch > -1 && batch < batches;
       const T *image = input + static_cast<size_t>(readable ? batch : 0) * height * width * channels;
+      // Pixel (y, x)'s channels as float (half ones converted into corner k's room).
+      auto corner = [&](int y, int x, int k) {
+        return mlusim::perf::as_float(image + (static_cast<size_t>(y) * width + x) * channels,
+                                      room.data() + size_t(k) * channels, channels);
+      };
       for (int iy = 0; readable && iy < grid_h; ++iy) {
         float y = start_h + ph * bin_h + (iy + .5f) * bin_h / grid_h;
         if (y < -1 || y > height) continue;
@@ -55,18 +62,15 @@ void deform_roi_pool_forward(const T *input, const T *rois, const T *offset, T *
           if (x0 >= width - 1) x0 = x1 = width - 1, x = static_cast<float>(x0);
           const float ly = y - y0, lx = x - x0, hy = 1 - ly, hx = 1 - lx;
           const float w1 = hy * hx, w2 = hy * lx, w3 = ly * hx, w4 = ly * lx;
-          const T *v1 = image + (static_cast<size_t>(y0) * width + x0) * channels;
-          const T *v2 = image + (static_cast<size_t>(y0) * width + x1) * channels;
-          const T *v3 = image + (static_cast<size_t>(y1) * width + x0) * channels;
-          const T *v4 = image + (static_cast<size_t>(y1) * width + x1) * channels;
+          const float *v1 = corner(y0, x0, 0), *v2 = corner(y0, x1, 1), *v3 = corner(y1, x0, 2),
+                      *v4 = corner(y1, x1, 3);
           for (int c = 0; c < channels; ++c)
-            sum[c] += w1 * static_cast<float>(v1[c]) + w2 * static_cast<float>(v2[c]) +
-                      w3 * static_cast<float>(v3[c]) + w4 * static_cast<float>(v4[c]);
+            sum[c] += w1 * v1[c] + w2 * v2[c] + w3 * v3[c] + w4 * v4[c];
         }
       }
       const float inv = 1.0f / std::max(grid_h * grid_w, 1);
-      T *out = output + static_cast<size_t>(bin) * channels;
-      for (int c = 0; c < channels; ++c) out[c] = static_cast<T>(sum[c] * inv);
+      for (float &s : sum) s *= inv;
+      mlusim::perf::store_as(sum.data(), output + static_cast<size_t>(bin) * channels, channels);
     }
   }
 }

@@ -2,8 +2,8 @@
 // against (perf/<op>/*_omp.h) compute what the operators' CPU references
 // compute: a fast yardstick that computed something else would flatter nothing
 // but itself. Each on a design doc's network case (the smallest that runs in
-// well under a second), float, with mlu-ops' metrics and the operator's
-// thresholds.
+// well under a second), float (and half where the version converts rows),
+// with mlu-ops' metrics and the operator's thresholds.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -27,9 +27,9 @@ using mlusim::harness::Diffs;
 using mlusim::harness::to_double;
 
 void expect_within(const std::vector<double> &got, const std::vector<double> &expected,
-                   double threshold) {
+                   double threshold, mluOpDataType_t dtype = MLUOP_DTYPE_FLOAT) {
   ASSERT_EQ(got.size(), expected.size());
-  const Diffs d = compare(got, expected, mlusim::harness::diff3_eps(MLUOP_DTYPE_FLOAT));
+  const Diffs d = compare(got, expected, mlusim::harness::diff3_eps(dtype));
   EXPECT_LE(d.diff1, threshold);
   EXPECT_LE(d.diff2, threshold);
 }
@@ -47,16 +47,24 @@ TEST(Baselines, BorderAlignBackward) {
   }
 }
 
-TEST(Baselines, DeformRoiPoolForward) {
+// Both dtypes: a half version converts its rows to float (perf/common/float_rows.h).
+template <typename T>
+void expect_deform_roi_pool_forward(mluOpDataType_t dtype) {
   namespace op = mluop::deform_roi_pool_forward;
-  const op::cases::Problem p =
-      op::cases::network_problem(op::cases::kNetworkCases[3], MLUOP_DTYPE_FLOAT);
-  std::vector<float> got(p.output_count(), -1.0f);
-  op::omp::deform_roi_pool_forward(p.input.data(), p.rois.data(), p.offset.data(), got.data(),
+  const op::cases::Problem p = op::cases::network_problem(op::cases::kNetworkCases[3], dtype);
+  const std::vector<T> input(p.input.begin(), p.input.end()), rois(p.rois.begin(), p.rois.end()),
+      offset(p.offset.begin(), p.offset.end());
+  std::vector<T> got(p.output_count(), T(-1));
+  op::omp::deform_roi_pool_forward(input.data(), rois.data(), offset.data(), got.data(),
                                    p.batches, p.height, p.width, p.channels, p.num_rois,
                                    p.pooled_height, p.pooled_width, p.spatial_scale,
                                    p.sampling_ratio, p.gamma);
-  expect_within(to_double(got), p.expected(), op::cases::threshold(MLUOP_DTYPE_FLOAT));
+  expect_within(to_double(got), p.expected(), op::cases::threshold(dtype), dtype);
+}
+
+TEST(Baselines, DeformRoiPoolForward) {
+  expect_deform_roi_pool_forward<float>(MLUOP_DTYPE_FLOAT);
+  expect_deform_roi_pool_forward<_Float16>(MLUOP_DTYPE_HALF);
 }
 
 // A copy: every element exactly.
@@ -88,15 +96,21 @@ TEST(Baselines, Psamask) {
       }
 }
 
-TEST(Baselines, ThreeInterpolateBackward) {
+template <typename T>
+void expect_three_interpolate_backward(mluOpDataType_t dtype) {
   namespace op = mluop::three_interpolate_backward;
   for (int i : {0, 4}) {
     const op::Shape &k = op::cases::kNetworkCases[i].shape;
-    const op::cases::Problem<float> p = op::cases::random_problem<float>(k, 5);
-    std::vector<float> got(size_t(k.b) * k.c * k.m, -1.0f);
+    const op::cases::Problem<T> p = op::cases::random_problem<T>(k, 5);
+    std::vector<T> got(size_t(k.b) * k.c * k.m, T(-1));
     op::omp::three_interpolate_backward(p.grad_output, p.indices, p.weights, got, k);
-    expect_within(to_double(got), p.expected(), op::cases::threshold(MLUOP_DTYPE_FLOAT));
+    expect_within(to_double(got), p.expected(), op::cases::threshold(dtype), dtype);
   }
+}
+
+TEST(Baselines, ThreeInterpolateBackward) {
+  expect_three_interpolate_backward<float>(MLUOP_DTYPE_FLOAT);
+  expect_three_interpolate_backward<_Float16>(MLUOP_DTYPE_HALF);
 }
 
 }  // namespace
